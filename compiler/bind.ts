@@ -22,7 +22,9 @@
  * 5. under-determined selections (direct or chained) whose conj holds for
  *    the target in every example: an existential choice, ordered by the
  *    number of objects allowed over all examples (most specific first);
- * 6. an object id constant, when it is the same in every example.
+ * 6. when no selection fits, the free choice `select_one(x: T, true)`: an
+ *    object id is never a constant of a skill, even when every example used
+ *    the same object.
  *
  * Chains are only tried when no scope variable equals the target, and chains
  * ending in a term only when no term fits directly. A string constant is
@@ -46,7 +48,7 @@ import {
   type Target,
   termBindings,
 } from "./_bind_parts.ts";
-import { constantCount, exprSize, varNode } from "./_synth_expr.ts";
+import { conjunction, constantCount, exprSize, quantNode, varNode } from "./_synth_expr.ts";
 import { cmpText } from "./_synth_literals.ts";
 import type { Example, SynthesisContext } from "./synth_types.ts";
 
@@ -161,8 +163,13 @@ export function synthesizeBinding(
       push(b.binding.determined ? (b.term ? 3 : 1) : 5, b.binding, true);
     }
   }
-  if (objectType && same && typeof targets[0] === "string") {
-    push(6, direct({ ...candidateOf(literalExpr(targets[0])), determined: true }));
+  if (objectType && !ranked.some((r) => r.tier === 1 || r.tier === 5)) {
+    // Nothing about the targets tells them from their peers: any object of
+    // the type will do (a free choice; the caller's choice rule picks one).
+    // Never the demonstrated object's id: it names one episode's object.
+    const free = quantNode("select_one", "x", objectType, conjunction([]));
+    const allowed = examples.reduce((n, e) => n + e.facts.objectsOfType(objectType).length, 0);
+    push(6, direct({ ...candidateOf(free), candidates: allowed }));
   }
   const seen = new Set<string>();
   return ranked

@@ -7,9 +7,9 @@
  *   folded), checked for consistency on that segment.
  * - Stage 2: starting from one expert, repeatedly take the segment least
  *   covered by the global skill and consolidate it in (align, branch with
- *   invented predicates, lift, fold). A candidate is accepted only if the
- *   set of segments it reproduces strictly grows and keeps every segment
- *   covered before (feasibility dominance); otherwise the old skill stays.
+ *   invented predicates, lift, fold). A candidate is accepted when it
+ *   reproduces more segments than the old skill (MDL, eq. 2), even if it
+ *   gives up one the old skill had (reported); otherwise the old skill stays.
  *
  * The MDL score of a skill is its covered states minus lambda times its size.
  *
@@ -17,11 +17,11 @@
  */
 import type { Trace } from "../dsl/trace.ts";
 import type { Skill } from "../dsl/graph/schema.ts";
-import type { Vocabulary } from "../dsl/vocabulary.ts";
+import { assertVocabulary, type Vocabulary } from "../dsl/vocabulary.ts";
 import type { EnvironmentKit } from "../runtime/environment.ts";
 import { compileSkill, formatIssues, type Program } from "../runtime/program.ts";
 import { groundTrace } from "./ground.ts";
-import { groupSegments, type SegmentGroup, segmentTrace } from "./segment.ts";
+import { groupSegments, type SegmentGroup, segmentTraces } from "./segment.ts";
 import { type Instance, instanceOf, replaySegmentOf } from "./instances.ts";
 import { foldInstance, type LoopPlan, planLoop } from "./operators/loop_fold.ts";
 import { synthesizeProgram } from "./synthesize.ts";
@@ -46,6 +46,10 @@ export interface InduceOptions {
    * @default false
    */
   linear?: boolean;
+  /** Fold repeated actions into loops (LoopFold). @default true */
+  loopFold?: boolean;
+  /** Loops run through their whole list (see `LoopOptions.enumerate`). @default false */
+  enumerate?: boolean;
 }
 
 /** One induced skill with its measurements. */
@@ -90,13 +94,15 @@ export function induceSkills(
   options: InduceOptions = {},
 ): Induction {
   const vocab = kit.vocabulary;
+  assertVocabulary(vocab);
   const explain = options.explain ?? (() => {});
   const unknown: Induction["unknown"] = [];
-  const segments = traces.flatMap((t, i) => {
+  const grounded = traces.map((t, i) => {
     const g = groundTrace(t, kit.grounder());
     for (const u of g.unknown) unknown.push({ source: t.source ?? `trace ${i + 1}`, ...u });
-    return segmentTrace(g, i, vocab);
+    return g;
   });
+  const segments = segmentTraces(grounded, vocab);
   const groups = groupSegments(segments, vocab);
   explain(
     `segmented ${traces.length} traces into ${segments.length} segments, ${groups.length} groups`,
@@ -105,7 +111,7 @@ export function induceSkills(
   groups.forEach((group, i) => {
     options.onGroup?.(i, groups.length, group.name);
     skills.push(
-      options.linear ? induceLinear(group, vocab, options) : induceGroup(group, vocab, options),
+      options.linear ? induceLinear(group, vocab, options) : induceBest(group, vocab, options),
     );
   });
   if ((options.crossover ?? true) && !options.linear) {
@@ -119,6 +125,31 @@ export function induceSkills(
   return { skills, traces: traces.length, segments: segments.length, unknown };
 }
 
+/**
+ * Induces the skill of a group with LoopFold and, when that skill does not
+ * reproduce every segment, without it: a loop is a hypothesis the
+ * consistency check may refute (runs of "go to" that are no enumeration).
+ * The skill reproducing more segments wins, then the higher MDL score.
+ */
+export function induceBest(
+  group: SegmentGroup,
+  vocab: Vocabulary,
+  options: InduceOptions = {},
+): InducedSkill {
+  const first = induceGroup(group, vocab, options);
+  if (first.covered === first.segments || options.loopFold === false) return first;
+  if (!first.skill.nodes.some((n) => n.kind === "loop")) return first;
+  const flat = induceGroup(group, vocab, { ...options, loopFold: false });
+  const better = flat.covered > first.covered ||
+    (flat.covered === first.covered && flat.score > first.score);
+  options.explain?.(
+    `[${group.name}] without LoopFold: covers ${flat.covered} of ${flat.segments} (with: ${first.covered}); ${
+      better ? "kept" : "discarded"
+    }`,
+  );
+  return better ? flat : first;
+}
+
 /** Induces the skill of one group of segments. */
 export function induceGroup(
   group: SegmentGroup,
@@ -129,9 +160,12 @@ export function induceGroup(
   const lambda = options.lambda ?? 0.05;
   const paramTypes = Object.fromEntries(group.params.map((p) => [p.name, p.type]));
   let instances = group.segments.map((s, i) => instanceOf(s, i, vocab));
-  const plan = planLoop(instances, vocab, paramTypes);
+  const loopOptions = { enumerate: options.enumerate ?? false };
+  const plan = options.loopFold === false
+    ? undefined
+    : planLoop(instances, vocab, paramTypes, loopOptions);
   if (plan) {
-    instances = instances.map((inst) => foldInstance(inst, plan, vocab));
+    instances = instances.map((inst) => foldInstance(inst, plan, vocab, loopOptions));
     const folded = instances.filter((i) => i.items.some((it) => it.kind === "loop")).length;
     explain(
       `LoopFold: "${plan.head}" over ${plan.over}, folded in ${folded} of ${instances.length} segments`,
@@ -173,18 +207,27 @@ export function induceGroup(
       }))
       .sort((a, b) => a.region - b.region || a.inst.id - b.inst.id)[0].inst;
     tried.add(hardest.id);
-    const candidate = build(group, [...members, hardest], plan, paramTypes, vocab);
+    // The candidate is lifted over every segment the skill covers, not only
+    // the ones merged so far: guards invented from all of them generalise.
+    const base = [
+      ...members,
+      ...instances.filter((i) => covered.has(i.id) && !members.includes(i)),
+    ];
+    const candidate = build(group, [...base, hardest], plan, paramTypes, vocab);
     const candCovered = coverage(candidate.program, instances);
-    const dominates = [...covered].every((id) => candCovered.has(id)) &&
-      candCovered.size > covered.size;
-    if (dominates) {
-      members = [...members, hardest];
+    // MDL (eq. 2): more segments reproduced wins, even at the price of one
+    // the old skill had; the price is reported.
+    if (candCovered.size > covered.size) {
+      const lost = instances.filter((i) => covered.has(i.id) && !candCovered.has(i.id));
+      members = [...base, hardest];
       current = candidate;
       covered = candCovered;
       explain(
         `consolidate ${
           label(hardest)
-        }: accepted, covers ${covered.size} of ${instances.length} (size ${candidate.size})`,
+        }: accepted, covers ${covered.size} of ${instances.length} (size ${candidate.size})${
+          lost.length > 0 ? `; gave up ${lost.map(label).join(", ")}` : ""
+        }`,
       );
     } else {
       explain(
@@ -194,6 +237,22 @@ export function induceGroup(
           candidate.error ? `: ${candidate.error}` : ""
         }`,
       );
+    }
+  }
+  // Segments reproduced only through a free choice (an under-determined
+  // select_one the replay resolved the expert's way) never shaped the
+  // bindings: lift once more over every segment covered, and keep that
+  // program when it covers as much (its bindings hold for all of them).
+  const joined = instances.filter((i) => covered.has(i.id) && !members.includes(i));
+  if (joined.length > 0) {
+    const all = [...members, ...joined];
+    const candidate = build(group, all, plan, paramTypes, vocab);
+    const candCovered = coverage(candidate.program, instances);
+    if (candCovered.size >= covered.size) {
+      members = all;
+      current = candidate;
+      covered = candCovered;
+      explain(`lift over all ${all.length} covered segments: covers ${covered.size}`);
     }
   }
   for (const line of current.notes) explain(line);

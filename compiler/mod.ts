@@ -17,15 +17,18 @@ export {
 export { acceptedSteps, type GroundedStep, type GroundedTrace, groundTrace } from "./ground.ts";
 export {
   classOf,
+  deriveLandmarks,
   groupSegments,
   landmarkAt,
   type LandmarkHit,
   liftedLandmark,
   type Segment,
   type SegmentGroup,
+  type SegmentOptions,
   type SegmentParam,
   segmentParams,
   segmentTrace,
+  segmentTraces,
 } from "./segment.ts";
 export {
   consistencyRegion,

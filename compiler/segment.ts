@@ -20,10 +20,23 @@ import type { GroundedTrace } from "./ground.ts";
 
 /** A landmark found at a step. */
 export interface LandmarkHit {
-  /** Index of the declaration in `vocab.landmarks`. */
+  /** Index of the declaration among the landmarks in use (`vocab.landmarks`, or derived ones). */
   decl: number;
+  /** The declaration itself. */
+  declaration: LandmarkDecl;
   /** The atom added or removed. */
   atom: Atom;
+}
+
+/** Options of {@linkcode segmentTrace}. */
+export interface SegmentOptions {
+  /** The landmarks to cut at. @default vocab.landmarks */
+  landmarks?: readonly LandmarkDecl[];
+  /**
+   * Landmark arguments kept as objects rather than lifted to their class,
+   * keyed `<declaration index>:<argument index>` (see {@linkcode segmentTraces}).
+   */
+  objectArgs?: ReadonlySet<string>;
 }
 
 /** One parameter of a segment: its name, type and value in this segment. */
@@ -75,11 +88,11 @@ export function landmarkAt(
   g: GroundedTrace,
   i: number,
   vocab: Vocabulary,
+  decls: readonly LandmarkDecl[] = vocab.landmarks ?? [],
 ): LandmarkHit | undefined {
   const step = g.steps[i];
   if (step.rejected !== undefined) return undefined;
   const before = g.states[i];
-  const decls = vocab.landmarks ?? [];
   for (let d = 0; d < decls.length; d++) {
     const decl = decls[d];
     const atoms = decl.on === "add" ? step.delta.add : step.delta.remove;
@@ -88,7 +101,7 @@ export function landmarkAt(
       const wasTrue = before.has(atom);
       if (decl.on === "add" ? wasTrue : !wasTrue) continue;
       if (decl.when !== undefined && !conditionHolds(decl.when, atom.args, before, vocab)) continue;
-      return { decl: d, atom };
+      return { decl: d, declaration: decl, atom };
     }
   }
   return undefined;
@@ -115,8 +128,14 @@ function conditionHolds(
  * last landmark form no segment. A vocabulary without landmarks makes the
  * whole trace one segment whose signature is the trace's goal.
  */
-export function segmentTrace(g: GroundedTrace, traceIndex: number, vocab: Vocabulary): Segment[] {
-  if ((vocab.landmarks ?? []).length === 0) {
+export function segmentTrace(
+  g: GroundedTrace,
+  traceIndex: number,
+  vocab: Vocabulary,
+  options: SegmentOptions = {},
+): Segment[] {
+  const landmarks = options.landmarks ?? vocab.landmarks ?? [];
+  if (landmarks.length === 0) {
     // No declared subgoals: the whole episode is one task-level segment.
     const steps = range(0, g.steps.length).filter((k) => g.steps[k].rejected === undefined);
     if (steps.length === 0) return [];
@@ -134,11 +153,11 @@ export function segmentTrace(g: GroundedTrace, traceIndex: number, vocab: Vocabu
   const segments: Segment[] = [];
   let start = 0;
   for (let i = 0; i < g.steps.length; i++) {
-    const hit = landmarkAt(g, i, vocab);
+    const hit = landmarkAt(g, i, vocab, landmarks);
     if (!hit) continue;
     const steps = range(start, i + 1).filter((k) => g.steps[k].rejected === undefined);
-    const params = segmentParams(g, i, hit, vocab);
-    const decl = (vocab.landmarks ?? [])[hit.decl];
+    const params = segmentParams(g, i, hit, vocab, options.objectArgs);
+    const decl = hit.declaration;
     segments.push({
       trace: g,
       traceIndex,
@@ -155,17 +174,96 @@ export function segmentTrace(g: GroundedTrace, traceIndex: number, vocab: Vocabu
 }
 
 /**
+ * Cuts every trace of a set into segments, deciding across traces what one
+ * trace cannot tell:
+ *
+ * - **Landmarks.** A vocabulary without any gets them from the data (see
+ *   {@linkcode deriveLandmarks}), so a new domain needs no hand-picked
+ *   subgoals to get reusable skills.
+ * - **Object or class.** A landmark argument is lifted to its class (the
+ *   skill chooses or finds an object of it) unless the class loses the
+ *   object's identity: when one trace reaches the landmark for two objects
+ *   of the same class (two roses watered, two apples placed), and the
+ *   object is already known whenever such a segment starts (the caller can
+ *   name it), the argument stays an object, so calls on different objects
+ *   differ and the postcondition binds the object the skill acted on.
+ */
+export function segmentTraces(grounded: readonly GroundedTrace[], vocab: Vocabulary): Segment[] {
+  const landmarks = (vocab.landmarks ?? []).length > 0
+    ? vocab.landmarks!
+    : deriveLandmarks(grounded, vocab);
+  const first = grounded.flatMap((g, i) => segmentTrace(g, i, vocab, { landmarks }));
+  const known = new Map<string, boolean>();
+  /** Per argument key and trace: class value -> the objects lifted to it. */
+  const lifted = new Map<string, Map<string, Set<string>>>();
+  const repeated = new Set<string>();
+  for (const segment of first) {
+    if (!segment.landmark) continue;
+    const { atom, decl } = segment.landmark;
+    for (const p of segment.params) {
+      if (p.classPred === undefined) continue;
+      const object = atom.args[p.arg];
+      const key = `${decl}:${p.arg}`;
+      const seen = typeof object === "string" &&
+        segment.trace.states[segment.start].typeOf(object) !== undefined;
+      known.set(key, (known.get(key) ?? true) && seen);
+      const byClass = lifted.get(`${key}@${segment.traceIndex}`) ?? new Map();
+      lifted.set(`${key}@${segment.traceIndex}`, byClass);
+      const objects = byClass.get(String(p.value)) ?? new Set<string>();
+      byClass.set(String(p.value), objects.add(String(object)));
+      if (objects.size > 1) repeated.add(key);
+    }
+  }
+  const objectArgs = new Set(
+    [...known].filter(([key, k]) => k && repeated.has(key)).map(([key]) => key),
+  );
+  if (objectArgs.size === 0) return first;
+  return grounded.flatMap((g, i) => segmentTrace(g, i, vocab, { landmarks, objectArgs }));
+}
+
+/**
+ * Landmarks read off the data for a vocabulary that declares none: the
+ * predicates whose atoms the last step of a successful trace makes true
+ * (what reached the goal) and that no step of any trace makes false
+ * (persistent progress). Each becomes `{ pred, on: "add" }`, in order of
+ * first appearance; none when the traces show no such predicate.
+ */
+export function deriveLandmarks(
+  grounded: readonly GroundedTrace[],
+  vocab: Vocabulary,
+): LandmarkDecl[] {
+  const removed = new Set<string>();
+  for (const g of grounded) {
+    for (const step of g.steps) for (const a of step.delta.remove) removed.add(a.pred);
+  }
+  const preds: string[] = [];
+  for (const g of grounded) {
+    if (g.trace.success === false) continue;
+    const last = g.steps.findLastIndex((s) => s.rejected === undefined);
+    if (last < 0) continue;
+    for (const atom of g.steps[last].delta.add) {
+      if (!(atom.pred in vocab.predicates) || removed.has(atom.pred)) continue;
+      if (g.states[last].has(atom) || preds.includes(atom.pred)) continue;
+      preds.push(atom.pred);
+    }
+  }
+  return preds.map((pred) => ({ pred, on: "add" as const }));
+}
+
+/**
  * The parameters of a segment ending at step `i`: each object argument of
  * the landmark atom becomes a parameter named after the role it plays in the
  * landmark step's action (`item`, `target`), lifted to its class when a
  * class predicate (`p(Object, ValueType)` with exactly one value for the
- * object) holds, else kept as the object itself.
+ * object) holds and the argument is not in `objectArgs`, else kept as the
+ * object itself.
  */
 export function segmentParams(
   g: GroundedTrace,
   i: number,
   hit: LandmarkHit,
   vocab: Vocabulary,
+  objectArgs: ReadonlySet<string> = new Set(),
 ): SegmentParam[] {
   const after = g.states[i + 1];
   const before = g.states[i];
@@ -177,7 +275,9 @@ export function segmentParams(
     const declared = predDecl?.params[arg] ?? "Object";
     if (typeof value !== "string" || !isObjectType(vocab, declared)) return;
     const role = roleOf(action?.args, value) ?? `${declared.toLowerCase()}`;
-    const cls = classOf(value, after, vocab) ?? classOf(value, before, vocab);
+    const cls = objectArgs.has(`${hit.decl}:${arg}`)
+      ? undefined
+      : classOf(value, after, vocab) ?? classOf(value, before, vocab);
     const base = cls ? `${role}_type` : role;
     let name = base;
     for (let k = 2; used.has(name) || name in vocab.predicates || name in vocab.functions; k++) {
@@ -236,7 +336,7 @@ export function groupSegments(segments: Segment[], vocab: Vocabulary): SegmentGr
   const names = new Set<string>();
   for (const [signature, list] of bySignature) {
     const first = list[0];
-    const decl = first.landmark ? (vocab.landmarks ?? [])[first.landmark.decl] : undefined;
+    const decl = first.landmark?.declaration;
     const lastAction = matchAction(vocab, first.trace.steps[first.end - 1].action)?.action ??
       "act";
     const base = decl
@@ -265,8 +365,7 @@ export function groupSegments(segments: Segment[], vocab: Vocabulary): SegmentGr
  */
 export function liftedLandmark(segment: Segment, vocab: Vocabulary): string | undefined {
   if (!segment.landmark) return undefined;
-  const { atom } = segment.landmark;
-  const decl = (vocab.landmarks ?? [])[segment.landmark.decl];
+  const { atom, declaration: decl } = segment.landmark;
   const predDecl = vocab.predicates[atom.pred];
   const terms: string[] = [];
   const classLits: string[] = [];

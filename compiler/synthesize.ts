@@ -82,7 +82,10 @@ export function synthesizeProgram(
       elems: m.elems,
       exits: m.exits,
     }));
-    const blocks = toBlocks(alignSequences(inputs, keyOf), inputs);
+    const blocks = toBlocks(
+      alignSequences(inputs, keyOf, (id, item) => roleOf(byId.get(id)!, item, vocab)),
+      inputs,
+    );
     return emitBlocks(blocks, byId, s, undefined);
   };
 
@@ -284,6 +287,36 @@ export function synthesizeProgram(
 
 function keyOf(item: Item): string {
   return item.kind === "step" ? item.step.action : `loop:${item.head}`;
+}
+
+/**
+ * The role a step's objects play for its member: for each argument, the
+ * facts (before the step) linking it to a variable in scope, as
+ * `pred(var, _)`. Alignment prefers pairing steps with the same role.
+ */
+function roleOf(m: Member, item: Item, vocab: Vocabulary): string {
+  if (item.kind !== "step") return "";
+  const facts = m.inst.segment.trace.states[item.step.index];
+  const vars = Object.entries(m.scope).filter(([, v]) => typeof v === "string");
+  const parts: string[] = [];
+  for (const [name, value] of Object.entries(item.step.args).sort()) {
+    if (typeof value !== "string") continue;
+    const links = new Set<string>();
+    for (const [v, bound] of vars) if (bound === value) links.add(`=${v}`);
+    for (const [pred, decl] of Object.entries(vocab.predicates)) {
+      for (let at = 0; at < decl.params.length; at++) {
+        const pattern = decl.params.map((_, i) => i === at ? value : null);
+        for (const atom of facts.query(pred, pattern)) {
+          atom.args.forEach((a, i) => {
+            if (i === at) return;
+            for (const [v, bound] of vars) if (bound === a) links.add(`${pred}.${i}:${v}`);
+          });
+        }
+      }
+    }
+    parts.push(`${name}[${[...links].sort().join(",")}]`);
+  }
+  return parts.join(" ");
 }
 
 function describe(keys: string[]): string {

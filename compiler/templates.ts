@@ -21,8 +21,9 @@ import { isObjectType, type Vocabulary } from "../dsl/vocabulary.ts";
 import type { EnvironmentKit } from "../runtime/environment.ts";
 import type { TaskTemplate, TemplateArg, TemplateStep } from "../runtime/task_template.ts";
 import { valueDomainVocabulary, withValueDomains } from "../runtime/value_domains.ts";
-import { groundTrace } from "./ground.ts";
-import { groupSegments, type Segment, segmentTrace } from "./segment.ts";
+import { type GroundedTrace, groundTrace } from "./ground.ts";
+import { induceTaskProgram, type SkillHead } from "./task_program.ts";
+import { groupSegments, type Segment, segmentTraces } from "./segment.ts";
 import { synthesizeBinding } from "./bind.ts";
 
 /** Options of {@linkcode learnTemplates}. */
@@ -35,6 +36,8 @@ export interface LearnTemplatesOptions {
   skills?: readonly string[];
   /** Receives one line per template and argument decision. */
   explain?: (line: string) => void;
+  /** Induce a task program per type (see `task_program.ts`). @default true */
+  programs?: boolean;
 }
 
 /** One demonstration reduced to what templates need. */
@@ -42,6 +45,8 @@ interface Demo {
   type: string;
   initial: FactView;
   segments: { skill: string; segment: Segment }[];
+  grounded: GroundedTrace;
+  traceIndex: number;
 }
 
 /**
@@ -68,9 +73,11 @@ export function learnTemplates(
   const explain = options.explain ?? (() => {});
   const allowed = options.skills ? new Set(options.skills) : undefined;
   const grounded = traces.map((t) => groundTrace(t, kit.grounder()));
-  const segments = grounded.flatMap((g, i) => segmentTrace(g, i, vocab));
+  const segments = segmentTraces(grounded, vocab);
   const skillOf = new Map<Segment, string>();
+  const heads: SkillHead[] = [];
   for (const group of groupSegments(segments, vocab)) {
+    heads.push({ name: group.name, params: group.params });
     for (const s of group.segments) skillOf.set(s, group.name);
   }
   const demos: Demo[] = [];
@@ -84,7 +91,7 @@ export function learnTemplates(
     }
     if (own.length === 0) return;
     const type = g.trace.task.type ?? goalPattern(g.states[0], vocab);
-    demos.push({ type, initial: g.states[0], segments: own });
+    demos.push({ type, initial: g.states[0], segments: own, grounded: g, traceIndex: i });
   });
 
   const byType = new Map<string, Demo[]>();
@@ -113,12 +120,23 @@ export function learnTemplates(
         learned[0].steps.map((s) => s.skill).join(", ")
       } (${learned[0].support} of ${list.length})`,
     );
+    const program = options.programs === false ? undefined : induceTaskProgram(
+      type,
+      list.map((d) => ({ grounded: d.grounded, traceIndex: d.traceIndex, calls: d.segments })),
+      vocab,
+      heads.filter((h) => !allowed || allowed.has(h.name)),
+      { explain: (line) => explain(`[${type}] ${line}`) },
+    );
+    // The program replaces the sequences when it reproduces at least as many
+    // demonstrations as the most frequent sequence stands for.
+    const useProgram = program !== undefined && program.covered >= learned[0].support;
     templates.push({
       type,
       traces: list.length,
       steps: learned[0].steps,
       support: learned[0].support,
       alternatives: learned.slice(1),
+      ...(useProgram ? { program: program.skill } : {}),
     });
   }
   return templates;

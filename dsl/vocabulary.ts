@@ -12,6 +12,7 @@
  * @module
  */
 import { z } from "zod";
+import { BUILTIN_CALLS, KEYWORDS } from "./expr/ast.ts";
 
 /** Names of the built-in scalar types. */
 export const BUILTIN_TYPES = ["Object", "Num", "Bool", "Str"] as const;
@@ -137,7 +138,7 @@ export interface Vocabulary {
 export type VocabularyInput = Omit<Vocabulary, "functions"> & {
   functions?: Record<string, FunctionDecl>;
 };
-/** Zod schema of a {@linkcode Vocabulary}. */
+/** Zod schema of a {@linkcode Vocabulary}; names are checked by {@linkcode vocabularyProblems}. */
 export const VocabularySchema: z.ZodType<Vocabulary, VocabularyInput> = z.object({
   name: z.string().min(1),
   types: z.record(z.string(), TypeDeclSchema),
@@ -145,7 +146,113 @@ export const VocabularySchema: z.ZodType<Vocabulary, VocabularyInput> = z.object
   functions: z.record(z.string(), FunctionDeclSchema).default({}),
   actions: z.record(z.string(), ActionDeclSchema),
   landmarks: z.array(LandmarkDeclSchema).optional(),
+}).superRefine((vocab, ctx) => {
+  for (const message of vocabularyProblems(vocab)) ctx.addIssue({ code: "custom", message });
 });
+
+const RESERVED_NAMES: ReadonlySet<string> = new Set([...KEYWORDS, ...BUILTIN_CALLS]);
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * What is wrong with a vocabulary's names and signatures, one message per
+ * problem naming the entry and the reason: a predicate, function or action
+ * named like an expression keyword or built-in (`and`, `in`, `len`), a name
+ * that is no identifier, a type declared twice over a built-in, an unknown
+ * parameter type, a function whose predicate is missing, an action whose
+ * template and parameters disagree. Empty when the vocabulary is sound.
+ *
+ * @example Usage
+ * ```ts
+ * import { vocabularyProblems } from "./vocabulary.ts";
+ * const vocab = { name: "v", types: {}, predicates: { in: { params: [] } }, functions: {}, actions: {} };
+ * console.log(vocabularyProblems(vocab));
+ * // [ 'predicate "in": the name is reserved by the expression language (a keyword or built-in)' ]
+ * ```
+ */
+export function vocabularyProblems(vocab: Vocabulary): string[] {
+  const problems: string[] = [];
+  const named = (kind: string, name: string) => {
+    if (!IDENTIFIER.test(name)) {
+      problems.push(`${kind} "${name}": a name must be an identifier (letters, digits, _)`);
+    } else if (RESERVED_NAMES.has(name)) {
+      problems.push(
+        `${kind} "${name}": the name is reserved by the expression language (a keyword or built-in)`,
+      );
+    }
+  };
+  const knownType = (where: string, type: string) => {
+    if (!isKnownType(vocab, type)) problems.push(`${where}: unknown type "${type}"`);
+  };
+  for (const name of Object.keys(vocab.types)) {
+    named("type", name);
+    if ((BUILTIN_TYPES as readonly string[]).includes(name) || name === "List") {
+      problems.push(`type "${name}": the name is a built-in type`);
+    }
+  }
+  for (const [name, decl] of Object.entries(vocab.predicates)) {
+    named("predicate", name);
+    decl.params.forEach((t, i) => knownType(`predicate "${name}" parameter ${i + 1}`, t));
+  }
+  for (const [name, decl] of Object.entries(vocab.functions)) {
+    named("function", name);
+    if (name in vocab.predicates) {
+      problems.push(`function "${name}": a predicate has the same name`);
+    }
+    decl.params.forEach((t, i) => knownType(`function "${name}" parameter ${i + 1}`, t));
+    knownType(`function "${name}" result`, decl.returns);
+    const pred = vocab.predicates[decl.predicate];
+    if (!pred) {
+      problems.push(`function "${name}": its predicate "${decl.predicate}" is not declared`);
+    } else if (pred.params.length !== decl.params.length + 1) {
+      problems.push(
+        `function "${name}": predicate "${decl.predicate}" must have ${
+          decl.params.length + 1
+        } parameters (the function's and the value)`,
+      );
+    }
+  }
+  for (const [name, decl] of Object.entries(vocab.actions)) {
+    named("action", name);
+    const inTemplate = new Set(
+      [...decl.template.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1]),
+    );
+    for (const p of decl.params) {
+      knownType(`action "${name}" parameter "${p.name}"`, p.type);
+      if (!inTemplate.has(p.name)) {
+        problems.push(`action "${name}": parameter "${p.name}" does not occur in the template`);
+      }
+    }
+    for (const t of inTemplate) {
+      if (!decl.params.some((p) => p.name === t)) {
+        problems.push(`action "${name}": template slot {${t}} is not a declared parameter`);
+      }
+    }
+  }
+  return problems;
+}
+
+const checkedVocabularies = new WeakSet<Vocabulary>();
+
+/**
+ * Throws a `TypeError` listing {@linkcode vocabularyProblems} when there are
+ * any; each vocabulary object is checked once.
+ *
+ * @example Usage
+ * ```ts
+ * import { assertVocabulary } from "./vocabulary.ts";
+ * assertVocabulary({ name: "v", types: {}, predicates: {}, functions: {}, actions: {} });
+ * ```
+ */
+export function assertVocabulary(vocab: Vocabulary): void {
+  if (checkedVocabularies.has(vocab)) return;
+  const problems = vocabularyProblems(vocab);
+  if (problems.length > 0) {
+    throw new TypeError(
+      `Vocabulary "${vocab.name}" is invalid:\n${problems.map((p) => `  - ${p}`).join("\n")}`,
+    );
+  }
+  checkedVocabularies.add(vocab);
+}
 
 /** A parsed type name. */
 export type TypeRef =

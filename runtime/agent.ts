@@ -32,6 +32,7 @@
  * @module
  */
 import type { Value } from "../dsl/facts.ts";
+import { assertVocabulary } from "../dsl/vocabulary.ts";
 import {
   describeTolerated,
   factsAbout,
@@ -57,6 +58,8 @@ import {
   type Subgoal,
 } from "./regression.ts";
 import { tolerateRejection } from "./tolerate.ts";
+import { initialState, resume, step } from "./step.ts";
+import { withValueDomains } from "./value_domains.ts";
 
 export type {
   AgentEvent,
@@ -103,6 +106,7 @@ interface Tally {
  */
 export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEvent, AgentResult> {
   const { env, library } = options;
+  assertVocabulary(options.kit.vocabulary);
   const maxSkillCalls = options.maxSkillCalls ?? 60;
   const maxActions = options.maxActions ?? 150;
   const maxRetries = options.maxRetries ?? 8;
@@ -484,9 +488,67 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     matchedBy: plan.matchedBy,
     sequence: plan.sequence,
     calls: plan.calls,
+    ...(plan.program ? { program: plan.program.skill.name } : {}),
   };
   let reason = "The plan is finished but the environment did not end the episode";
-  for (let i = 0; i < plan.calls.length && !tally.done; i++) {
+  if (plan.program) {
+    // The task program: think steps read the live facts (value types as
+    // domains); each call is achieved like a template step.
+    const program = plan.program;
+    const made = new Set<string>();
+    let state = initialState(program, {});
+    while (!tally.done) {
+      const out = step(program, state, {
+        facts: withValueDomains(options.kit.vocabulary, facts).facts,
+        ...(options.budgets ? { budgets: options.budgets } : {}),
+      });
+      if (out.kind === "think") {
+        tally.steps++;
+        yield { type: "decide", node: out.node, text: out.text };
+        state = out.state;
+        continue;
+      }
+      if (out.kind === "end") {
+        if (out.outcome === "failure") {
+          reason = `The task program failed at "${out.node}": ${
+            out.diagnosis?.message ?? "no diagnosis"
+          }`;
+        }
+        break;
+      }
+      if (out.kind === "act") {
+        reason = `The task program sends a raw action "${out.action}"; only skill calls are run`;
+        break;
+      }
+      const call: SkillCall = { skill: out.skill, args: out.args };
+      const key = callKey(call);
+      // A call already made is a repeated subgoal: its postcondition cannot tell the two apart.
+      const check = made.has(key) ? undefined : planner.postcondition(call, facts);
+      made.add(key);
+      if (check?.post !== undefined && check.holds) {
+        yield {
+          type: "skip",
+          level: 0,
+          skill: call.skill,
+          args: call.args,
+          condition: check.condition!,
+        };
+      } else {
+        const ok = yield* achieve(call, 0, [], "template");
+        if (!ok && !tally.done) {
+          reason = tally.budget ?? spent() ?? `${call.skill} could not be achieved`;
+          break;
+        }
+      }
+      const next = resume(program, out.state, { ok: true });
+      if (next.kind !== "continue") {
+        reason = next.diagnosis?.message ?? "The task program ended";
+        break;
+      }
+      state = next.state;
+    }
+  }
+  for (let i = 0; !plan.program && i < plan.calls.length && !tally.done; i++) {
     const call = plan.calls[i];
     const skip = planner.canSkip(plan, i, facts);
     if (skip) {

@@ -139,7 +139,11 @@ export type AgentEvent =
     matchedBy: Plan["matchedBy"];
     sequence: number;
     calls: SkillCall[];
+    /** The task program followed instead of `calls`, by name. */
+    program?: string;
   }
+  /** A think step of the task program (a binding, a check, a loop step). */
+  | { type: "decide"; node: string; text: string }
   | { type: "skip"; level: number; skill: string; args: Record<string, Value>; condition: string }
   | {
     type: "call";

@@ -38,11 +38,16 @@ export function formatAgentEvent(event: AgentEvent): string {
       return lines.join("\n");
     }
     case "plan":
+      if (event.program !== undefined) {
+        return `Plan: task program "${event.program}" of template "${event.template}", matched by ${event.matchedBy}`;
+      }
       return `Plan: template "${event.template}"${
         event.sequence > 0 ? ` (alternative ${event.sequence})` : ""
       }, matched by ${event.matchedBy}: ${
         event.calls.map((c) => formatCall(c.skill, c.args)).join(", ")
       }`;
+    case "decide":
+      return `.. ${event.node}: ${event.text}`;
     case "skip":
       return `${pad(event.level)}== skip ${
         formatCall(event.skill, event.args)

@@ -29,7 +29,8 @@ import {
   type Subgoal,
 } from "./regression.ts";
 import { type TaskTemplate, templateSequences, type TemplateStep } from "./task_template.ts";
-import { type ValueDomains, withValueDomains } from "./value_domains.ts";
+import { type ValueDomains, valueDomainVocabulary, withValueDomains } from "./value_domains.ts";
+import { compileSkill, formatIssues, type Program } from "./program.ts";
 
 /** A skill with its arguments. */
 export interface SkillCall {
@@ -45,8 +46,14 @@ export interface Plan {
   sequence: number;
   /** How the template was chosen. */
   matchedBy: "type" | "arguments";
-  /** The calls, in order. */
+  /** The calls, in order (empty when the plan is a program). */
   calls: SkillCall[];
+  /**
+   * The template's task program, compiled: run it, calling skills as its
+   * nodes say, instead of `calls`. Its expressions read the facts through
+   * value domains (`withValueDomains`).
+   */
+  program?: Program;
 }
 
 /** Options of {@linkcode Planner}. */
@@ -97,6 +104,13 @@ export class Planner {
   ): { ok: true; value: Plan } | { ok: false; error: string } {
     const problems: string[] = [];
     const tryTemplate = (template: TaskTemplate, matchedBy: Plan["matchedBy"]) => {
+      if (template.program) {
+        const program = this.taskProgram(template);
+        if (program.ok) {
+          return { template, sequence: 0, matchedBy, calls: [], program: program.value };
+        }
+        problems.push(`template "${template.type}": ${program.error}`);
+      }
       const sequences = templateSequences(template);
       for (let i = 0; i < sequences.length; i++) {
         const bound = this.bind(sequences[i].steps, facts);
@@ -131,6 +145,36 @@ export class Planner {
       }`,
     };
   }
+
+  /** The compiled task program of a template (cached per template). */
+  taskProgram(template: TaskTemplate): { ok: true; value: Program } | { ok: false; error: string } {
+    const cached = this.#programs.get(template);
+    if (cached) return cached;
+    const first = this.library.programs()[0];
+    let out: { ok: true; value: Program } | { ok: false; error: string };
+    if (!template.program || !first) {
+      out = { ok: false, error: "no task program or no skills to call" };
+    } else {
+      const signatures = Object.fromEntries(
+        this.library.programs().map((p) => [p.skill.name, { params: p.skill.params }]),
+      );
+      const compiled = compileSkill(
+        template.program,
+        valueDomainVocabulary(first.vocab),
+        signatures,
+      );
+      out = compiled.ok
+        ? { ok: true, value: compiled.value }
+        : { ok: false, error: formatIssues(compiled.error, `task program "${template.type}"`) };
+    }
+    this.#programs.set(template, out);
+    return out;
+  }
+
+  #programs = new Map<
+    TaskTemplate,
+    { ok: true; value: Program } | { ok: false; error: string }
+  >();
 
   /**
    * Binds a sequence of template steps on `facts`: each argument's

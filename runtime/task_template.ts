@@ -12,6 +12,7 @@
  * @module
  */
 import { z } from "zod";
+import { type Skill, type SkillInput, SkillSchema } from "../dsl/graph/schema.ts";
 
 /** One argument of a template step: how to compute it from the initial facts. */
 export interface TemplateArg {
@@ -71,17 +72,28 @@ export interface TaskTemplate {
   support: number;
   /** The other sequences seen, most frequent first. */
   alternatives: TemplateSequence[];
+  /**
+   * The task program induced from the same demonstrations (a skill whose
+   * primitive nodes call skills, with loops over the goal's objects where
+   * the demonstrations show them). When present the planner runs it
+   * instead of the fixed sequences.
+   */
+  program?: Skill;
 }
 /** Zod schema of a {@linkcode TaskTemplate}; `alternatives` defaults to `[]`. */
 export const TaskTemplateSchema: z.ZodType<
   TaskTemplate,
-  Omit<TaskTemplate, "alternatives"> & { alternatives?: TemplateSequence[] }
+  Omit<TaskTemplate, "alternatives" | "program"> & {
+    alternatives?: TemplateSequence[];
+    program?: SkillInput;
+  }
 > = z.object({
   type: z.string(),
   traces: z.number().int().nonnegative(),
   steps: z.array(TemplateStepSchema),
   support: z.number().int().nonnegative(),
   alternatives: z.array(TemplateSequenceSchema).default([]),
+  program: SkillSchema.optional(),
 });
 
 /**

@@ -53,12 +53,20 @@ export interface Block<T> {
 export function alignSequences<T>(
   inputs: readonly AlignInput<T>[],
   key: (elem: T) => string,
+  role?: (member: number, elem: T) => string,
 ): Column<T>[] {
   let columns: Column<T>[] = [];
+  /** The role of each column: that of its first element. */
+  const roles = new Map<Column<T>, string>();
   for (const input of inputs) {
     const keys = input.elems.map(key);
     const colKeys = columns.map((c) => c.key);
-    const pairs = lcs(colKeys, keys);
+    const elemRoles = role ? input.elems.map((e) => role(input.member, e)) : undefined;
+    const pairs = lcs(
+      colKeys,
+      keys,
+      elemRoles ? (c, e) => roles.get(columns[c]) === elemRoles[e] : undefined,
+    );
     const merged: Column<T>[] = [];
     let ci = 0;
     let ei = 0;
@@ -66,7 +74,9 @@ export function alignSequences<T>(
       const existing = columns.slice(ci, cEnd);
       const fresh: Column<T>[] = [];
       for (let e = ei; e < eEnd; e++) {
-        fresh.push({ key: keys[e], occ: new Map([[input.member, input.elems[e]]]) });
+        const col = { key: keys[e], occ: new Map([[input.member, input.elems[e]]]) };
+        if (elemRoles) roles.set(col, elemRoles[e]);
+        fresh.push(col);
       }
       const freshEndsEpisode = input.exits && eEnd === keys.length && fresh.length > 0;
       merged.push(...(freshEndsEpisode ? [...fresh, ...existing] : [...existing, ...fresh]));
@@ -87,21 +97,34 @@ export function alignSequences<T>(
   return columns;
 }
 
-/** Index pairs of a longest common subsequence of two key lists. */
-function lcs(a: readonly string[], b: readonly string[]): [number, number][] {
+/**
+ * Index pairs of a longest common subsequence of two key lists. Among
+ * subsequences of the same length, the one with the most pairs whose roles
+ * agree wins (`go to` the plant's bed aligns with `go to` the plant's bed,
+ * not with `go to` the tap); earlier pairs win remaining ties.
+ */
+function lcs(
+  a: readonly string[],
+  b: readonly string[],
+  sameRole?: (i: number, j: number) => boolean,
+): [number, number][] {
   const n = a.length;
   const m = b.length;
+  // A match scores 1, plus a fraction that never outweighs one more match.
+  const bonus = 1 / (Math.min(n, m) + 1);
+  const score = (i: number, j: number) => 1 + (sameRole?.(i, j) ? bonus : 0);
   const dp: number[][] = Array.from({ length: n + 1 }, () => new Array(m + 1).fill(0));
   for (let i = n - 1; i >= 0; i--) {
     for (let j = m - 1; j >= 0; j--) {
-      dp[i][j] = a[i] === b[j] ? dp[i + 1][j + 1] + 1 : Math.max(dp[i + 1][j], dp[i][j + 1]);
+      const skip = Math.max(dp[i + 1][j], dp[i][j + 1]);
+      dp[i][j] = a[i] === b[j] ? Math.max(skip, dp[i + 1][j + 1] + score(i, j)) : skip;
     }
   }
   const out: [number, number][] = [];
   let i = 0;
   let j = 0;
   while (i < n && j < m) {
-    if (a[i] === b[j]) {
+    if (a[i] === b[j] && dp[i][j] === dp[i + 1][j + 1] + score(i, j)) {
       out.push([i, j]);
       i++;
       j++;

@@ -9,12 +9,12 @@
  * @module
  */
 import type { Expr } from "../../dsl/expr/ast.ts";
-import { evalExpr } from "../../dsl/expr/eval.ts";
+import { evalExpr, valueEquals } from "../../dsl/expr/eval.ts";
 import { printExpr } from "../../dsl/expr/print.ts";
 import { renameVars } from "../../dsl/expr/vars.ts";
 import { type FactView, formatLiteral, type Value } from "../../dsl/facts.ts";
 import { parseExpr } from "../../dsl/expr/parse.ts";
-import type { Vocabulary } from "../../dsl/vocabulary.ts";
+import { isObjectType, type Vocabulary } from "../../dsl/vocabulary.ts";
 import type { Stmt } from "../program_tree.ts";
 import type { StepRef } from "../instances.ts";
 import type { GroundedStep } from "../ground.ts";
@@ -120,10 +120,12 @@ export function liftAction(
         args[p.name] = formatLiteral(first);
         notes.push(`${p.name} = ${formatLiteral(first)} (kept as constant)`);
       } else {
-        // Never bake an object id (or one example's value) into a skill: an
-        // expression that fails when evaluated marks the step unexplained.
-        const failing = objectType !== undefined
-          ? `select_one(x: ${objectType}, false)`
+        // Never bake an object id (or one example's value) into a skill. An
+        // object is a free choice among the parameter's type (the replay
+        // picks the expert's, the agent any); another value an expression
+        // that reproduces only this example.
+        const failing = objectType !== undefined && isObjectType(vocab, p.type)
+          ? `select_one(x: ${p.type}, true)`
           : `select_idx([${formatLiteral(first)}], 1)`;
         const v = names(p.name);
         binds.push({ kind: "bind", var: v, expr: failing });
@@ -139,10 +141,21 @@ export function liftAction(
     }
     // Intermediate bindings, reusing an identical earlier one.
     const renames = new Map<string, string>();
+    // An earlier binding of the same expression is reused only where it still
+    // has the value the expression has now: the state may have changed since.
+    const current = (
+      v: string | undefined,
+      wanted: (o: Occurrence, i: number) => Value | undefined,
+    ) =>
+      v !== undefined &&
+      occurrences.every((o, i) => {
+        const now = wanted(o, i);
+        return now !== undefined && valueEquals(memberScope(o)[v], now);
+      });
     for (const s of best.steps) {
       const text = renameText(s.expr, renames);
       const existing = scope.bound.get(text);
-      if (existing) {
+      if (existing && current(existing, (o) => evalText(text, o.facts, memberScope(o), vocab))) {
         renames.set(s.var, existing);
         continue;
       }
@@ -159,7 +172,8 @@ export function liftAction(
     }
     const text = renameText(best.expr, renames);
     if (best.expr.kind === "quant" && best.expr.op === "select_one") {
-      const existing = scope.bound.get(text);
+      const bound = scope.bound.get(text);
+      const existing = current(bound, (_o, i) => examples[i].target) ? bound : undefined;
       const v = existing ?? names(p.name);
       if (!existing) {
         binds.push({ kind: "bind", var: v, expr: text });

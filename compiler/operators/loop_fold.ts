@@ -31,6 +31,18 @@ export interface LoopPlan {
   over: string;
 }
 
+/** Options of {@linkcode planLoop} and {@linkcode foldInstance}. */
+export interface LoopOptions {
+  /**
+   * Loops run through their whole list: a segment that ends in a loop's
+   * last iteration ends after the loop, not inside it (the task level,
+   * where the episode ends when the last goal object is done). Otherwise
+   * such a loop is a search that exits when it finds what it looks for.
+   * @default false
+   */
+  enumerate?: boolean;
+}
+
 /** Candidate heads: (action, parameter) pairs whose value changes between repeats. */
 function headCandidates(instance: Instance, vocab: Vocabulary): Map<string, number> {
   const values = new Map<string, Set<string | number>>();
@@ -90,6 +102,7 @@ export function planLoop(
   instances: readonly Instance[],
   vocab: Vocabulary,
   paramTypes: Readonly<Record<string, string>>,
+  options: LoopOptions = {},
 ): LoopPlan | undefined {
   const votes = new Map<string, { instances: number; values: number }>();
   for (const inst of instances) {
@@ -112,7 +125,7 @@ export function planLoop(
     if (iterations.length < 2) continue;
     const startFacts = inst.segment.trace.states[iterations[0][0].index];
     const all = iterations.map((it) => it[0].args[role]);
-    const exits = suffix.length === 0;
+    const exits = !options.enumerate && suffix.length === 0;
     // Each object in the state its iteration began in: a filter that keeps
     // holding only for the objects still to visit is the most specific.
     const visited: Value[] = [];
@@ -240,7 +253,7 @@ function chooseFilter(
     }
     const searches = examples.some((e) => e.exits);
     const cost = b.size + (searches ? 10 * (staleCounted ? stale / staleCounted : 0) : 0) +
-      10 * (enumerations ? extra / enumerations : 0) + share / counted + 3 * misfits.size;
+      50 * (enumerations ? extra / enumerations : 0) + share / counted + 3 * misfits.size;
     if (!best || cost < best.cost || (cost === best.cost && b.text < best.b.text)) {
       best = { b, cost };
     }
@@ -287,7 +300,12 @@ function typeOfStep(e: Expr): string {
  * folded only when its object is in the loop's list at that point, so an
  * action aimed at a known object stays a plain step.
  */
-export function foldInstance(inst: Instance, plan: LoopPlan, vocab: Vocabulary): Instance {
+export function foldInstance(
+  inst: Instance,
+  plan: LoopPlan,
+  vocab: Vocabulary,
+  options: LoopOptions = {},
+): Instance {
   const steps = inst.items.flatMap((it) => it.kind === "step" ? [it.step] : []);
   const { prefix, iterations, suffix } = splitIterations(steps, plan.head, plan.role, seenIn(inst));
   if (iterations.length === 0) return inst;
@@ -306,7 +324,7 @@ export function foldInstance(inst: Instance, plan: LoopPlan, vocab: Vocabulary):
   ) first++;
   if (first === iterations.length) return inst;
   const looped = iterations.slice(first);
-  const exits = suffix.length === 0;
+  const exits = !options.enumerate && suffix.length === 0;
   const loop: Item = { kind: "loop", head: plan.head, role: plan.role, iterations: looped, exits };
   const items: Item[] = [
     ...[...prefix, ...iterations.slice(0, first).flat()].map((step): Item => ({

@@ -38,7 +38,11 @@ Deno.test("run-skill --lib without --skill runs the agent and prints skill bound
   ]);
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.match(r.stdout, /^Task textcraft\/d2\/s3 \(depth2\): craft /m);
-  assert.match(r.stdout, /^Plan: template "depth1", matched by arguments: craft_item\(item: '/m);
+  assert.match(
+    r.stdout,
+    /^Plan: task program "task_depth1" of template "depth1", matched by arguments$/m,
+  );
+  assert.match(r.stdout, /^\.\. bind_item: item := '/m);
   assert.match(r.stdout, /^== template craft_item\(item: '/m);
   // The first try fails for a missing ingredient, which is crafted first.
   assert.match(r.stdout, /\[craft_item\] why {4}Action "get \d+ .*" failed: Could not find /);

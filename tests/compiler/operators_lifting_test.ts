@@ -111,8 +111,8 @@ Deno.test("liftAction() binds a determined selection with a DataOp before the ac
   const again = liftAction(
     "grab",
     [
-      occ(0, "grab x1", STATE_0, { r: "b1", x_type: "red" }),
-      occ(1, "grab y6", STATE_1, { r: "c1", x_type: "red" }),
+      occ(0, "grab x1", STATE_0, { r: "b1", x_type: "red", x: "x1" }),
+      occ(1, "grab y6", STATE_1, { r: "c1", x_type: "red", x: "y6" }),
     ],
     scope,
     BOX_VOCAB,
@@ -120,6 +120,26 @@ Deno.test("liftAction() binds a determined selection with a DataOp before the ac
   );
   assert.deepEqual(again.stmts, [{ kind: "act", action: "grab", args: { x: "x" } }]);
   assert.deepEqual(again.types, {});
+});
+
+Deno.test("liftAction() binds afresh when an earlier binding of the same expression has another value now", () => {
+  // ball was bound by the same selection to x9 and y9 earlier; it now gives x1 and y6.
+  const scope = scopeOf({ r: "Box", x_type: "Color", ball: "Ball" });
+  scope.bound.set(SELECT, "ball");
+  const lifted = liftAction(
+    "grab",
+    [
+      occ(0, "grab x1", STATE_0, { r: "b1", x_type: "red", ball: "x9" }),
+      occ(1, "grab y6", STATE_1, { r: "c1", x_type: "red", ball: "y9" }),
+    ],
+    scope,
+    BOX_VOCAB,
+    namer(["r", "x_type", "ball"]),
+  );
+  assert.deepEqual(lifted.stmts, [
+    { kind: "bind", var: "x", expr: SELECT },
+    { kind: "act", action: "grab", args: { x: "x" } },
+  ]);
 });
 
 Deno.test("liftAction() notes an under-determined selection as the replay's choice", () => {
@@ -151,8 +171,8 @@ Deno.test("liftAction() notes an under-determined selection as the replay's choi
   assert.deepEqual([...lifted.values], [[0, { x: "x2" }]]);
 });
 
-Deno.test("liftAction() never bakes an object id in: with no expression it binds a failing selection", () => {
-  // Nothing about x2 tells it from x1.
+Deno.test("liftAction() never bakes an object id in: interchangeable objects are a free choice", () => {
+  // Nothing about x2 tells it from x1: any ball will do.
   const state = facts({ x1: "Ball", x2: "Ball" });
   const lifted = liftAction(
     "grab",
@@ -162,13 +182,24 @@ Deno.test("liftAction() never bakes an object id in: with no expression it binds
     namer(),
   );
   assert.deepEqual(lifted.stmts, [
-    { kind: "bind", var: "x", expr: "select_one(x: Ball, false)" },
+    { kind: "bind", var: "x", expr: "select_one(x: Ball, true)" },
     { kind: "act", action: "grab", args: { x: "x" } },
   ]);
   assert.deepEqual(lifted.types, { x: "Ball" });
-  assert.deepEqual(lifted.notes, [
-    "x: no expression selects 'x2'; this candidate cannot reproduce it",
-  ]);
+  assert.deepEqual(lifted.notes, ["x := select_one(x: Ball, true) (any candidate; replay picks)"]);
+  assert(!JSON.stringify(lifted.stmts).includes("x2"));
+});
+
+Deno.test("liftAction() binds the same interchangeable object of every example by a choice, not its id", () => {
+  const state = facts({ x1: "Ball", x2: "Ball" });
+  const lifted = liftAction(
+    "grab",
+    [occ(0, "grab x2", state, {}), occ(1, "grab x2", state, {})],
+    scopeOf({}),
+    BOX_VOCAB,
+    namer(),
+  );
+  assert(!JSON.stringify(lifted.stmts).includes("x2"), JSON.stringify(lifted.stmts));
 });
 
 // `get n x` tops the stock of x up to what is wanted: 2 -> 5 and 0 -> 4.

@@ -45,7 +45,11 @@ Deno.test("landmarkAt() finds an atom a step really adds, in vocabulary order", 
       { action: "take x7 from b2", add: [["holds", "x7"]], rejected: "Nothing happens." },
     ],
   );
-  assert.deepEqual(landmarkAt(g, 0, VOCAB), { decl: 0, atom: { pred: "holds", args: ["x1"] } });
+  assert.deepEqual(landmarkAt(g, 0, VOCAB), {
+    decl: 0,
+    declaration: VOCAB.landmarks![0],
+    atom: { pred: "holds", args: ["x1"] },
+  });
   assert.equal(landmarkAt(g, 1, VOCAB), undefined);
   // A rejected step is no landmark whatever its delta says.
   assert.equal(landmarkAt(g, 2, VOCAB), undefined);
@@ -58,6 +62,7 @@ Deno.test("landmarkAt() finds an atom a step really removes", () => {
   ]);
   assert.deepEqual(landmarkAt(g, 0, VOCAB), {
     decl: 2,
+    declaration: VOCAB.landmarks![2],
     atom: { pred: "is_closed", args: ["b1"] },
   });
   // b3 was not closed: removing it changes nothing.
@@ -76,9 +81,14 @@ Deno.test("landmarkAt() checks the `when` condition on the atom's arguments befo
   assert.equal(landmarkAt(g, 0, VOCAB), undefined);
   assert.deepEqual(landmarkAt(g, 1, VOCAB), {
     decl: 1,
+    declaration: VOCAB.landmarks![1],
     atom: { pred: "inside", args: ["b3", "x1"] },
   });
-  assert.deepEqual(landmarkAt(g, 2, VOCAB), { decl: 3, atom: { pred: "stock", args: ["x1", 3] } });
+  assert.deepEqual(landmarkAt(g, 2, VOCAB), {
+    decl: 3,
+    declaration: VOCAB.landmarks![3],
+    atom: { pred: "stock", args: ["x1", 3] },
+  });
   assert.equal(landmarkAt(g, 3, VOCAB), undefined);
 });
 
@@ -125,7 +135,11 @@ Deno.test("segmentTrace() cuts after each landmark step, skipping rejected steps
         start: 0,
         end: 2,
         steps: [0, 1],
-        landmark: { decl: 0, atom: { pred: "holds", args: ["x1"] } },
+        landmark: {
+          decl: 0,
+          declaration: VOCAB.landmarks![0],
+          atom: { pred: "holds", args: ["x1"] },
+        },
         signature: "holds:add(x_type: Color)",
       },
       {
@@ -134,7 +148,11 @@ Deno.test("segmentTrace() cuts after each landmark step, skipping rejected steps
         start: 2,
         end: 5,
         steps: [3, 4],
-        landmark: { decl: 1, atom: { pred: "inside", args: ["b3", "x1"] } },
+        landmark: {
+          decl: 1,
+          declaration: VOCAB.landmarks![1],
+          atom: { pred: "inside", args: ["b3", "x1"] },
+        },
         signature: "inside:add(b: Box, x_type: Color)",
       },
     ],

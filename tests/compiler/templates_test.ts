@@ -44,14 +44,28 @@ Deno.test("learnTemplates() gives every ALFWorld task type the skill sequence of
   }
 });
 
-Deno.test("template arguments are expressions over the goal facts of the initial state", async () => {
+Deno.test("task programs read their arguments off the goal facts and the state at the call", async () => {
   const templates = learnTemplates(await alfworldTraces(), alfworldKit);
   const clean = templates.find((t) => t.type === "pick_clean_then_place_in_recep")!;
-  const place = clean.steps[2];
-  assert.deepEqual(place.args.map((a) => [a.name, a.type]), [
-    ["target_type", "ReceptacleType"],
-    ["item_type", "ItemType"],
-  ]);
+  assert.ok(clean.program, "a task program");
+  const program = clean.program!;
+  // The calls in order, following the graph from its entry.
+  const calls: string[] = [];
+  const next = new Map(program.edges.map((e) => [e.from, e.to]));
+  for (let id: string | undefined = program.entry; id !== undefined; id = next.get(id)) {
+    const node = program.nodes.find((n) => n.id === id)!;
+    if (node.kind === "primitive") calls.push(node.action);
+  }
+  assert.deepEqual(calls, ["find_and_take", "clean_item", "place"]);
+  // place acts on the very object cleaned (the one held), into a receptacle of the goal's class.
+  const place = program.nodes.find((n) => n.kind === "primitive" && n.action === "place")!;
+  assert.ok(place.kind === "primitive");
+  assert.deepEqual(Object.keys(place.args).sort(), ["item", "target_type"]);
+  const binding = (v: string) => {
+    const node = program.nodes.find((n) => n.kind === "data" && n.var === place.args[v])!;
+    return node.kind === "data" ? node.expr : "";
+  };
+  assert.equal(binding("item"), "select_one(x: Item, holds(x))");
   // Evaluated on a task the demonstrations never saw, they give its goal's classes.
   const env = alfworldKit.create();
   const task = alfworldKit.tasks!({ split: "unseen" }).find((t) =>
@@ -60,13 +74,13 @@ Deno.test("template arguments are expressions over the goal facts of the initial
   const reset = await env.reset(task);
   const facts = new FactStore();
   facts.apply(alfworldKit.grounder().initial(reset.observation, reset.goal).delta);
-  const goalItem = facts.query("goal_item", [null])[0].args[0];
   const goalReceptacle = facts.query("goal_receptacle", [null])[0].args[0];
-  assert.equal(evalOn(place.args[0].expr!, facts), goalReceptacle);
-  assert.equal(evalOn(place.args[1].expr!, facts), goalItem);
-  for (const step of clean.steps) {
-    for (const arg of step.args) assert.match(arg.expr!, /goal_(item|receptacle)\(x\)/);
-  }
+  assert.equal(evalOn(binding("target_type"), facts), goalReceptacle);
+  // The fixed sequences stay as the fallback of libraries without programs.
+  assert.deepEqual(clean.steps[2].args.map((a) => [a.name, a.type]), [
+    ["target_type", "ReceptacleType"],
+    ["item", "Item"],
+  ]);
   const look = templates.find((t) => t.type === "look_at_obj_in_light")!;
   assert.equal(look.steps[1].args[0].expr, "select_one(x: ItemType, goal_lamp(x))");
 });

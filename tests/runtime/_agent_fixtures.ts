@@ -15,7 +15,7 @@ import type { AgentEvent, AgentResult } from "../../runtime/agent.ts";
 import type { EnvironmentKit } from "../../runtime/environment.ts";
 import { generateExpertTraces } from "../../runtime/expert_traces.ts";
 import { compileSkills, type SkillLibrary } from "../../runtime/library.ts";
-import type { TaskTemplate } from "../../runtime/task_template.ts";
+import type { TaskTemplate, TemplateStep } from "../../runtime/task_template.ts";
 import type { Trace } from "../../dsl/trace.ts";
 import type { Skill } from "../../dsl/graph/schema.ts";
 import { readJsonFile } from "../../runtime/json_file.ts";
@@ -98,9 +98,25 @@ export const PLACE: Skill = {
   ],
 };
 
+const GOAL_ITEM = {
+  name: "item_type",
+  type: "ItemType",
+  expr: "select_one(x: ItemType, goal_item(x))",
+};
+const FIND: TemplateStep = { skill: "find_and_take", args: [GOAL_ITEM] };
+const PLACE_STEP: TemplateStep = {
+  skill: "place",
+  args: [{
+    name: "target_type",
+    type: "ReceptacleType",
+    expr: "select_one(x: ReceptacleType, goal_receptacle(x))",
+  }, GOAL_ITEM],
+};
+
 /**
  * The example `find_and_take` and the hand-written {@linkcode PLACE}, with
- * the templates of the demonstrations (only those of the two skills bind).
+ * hand-written templates (fixed sequences, no task programs) of the two
+ * task types they solve.
  */
 export async function handWrittenAlfworld(): Promise<InducedLibrary> {
   const example = new URL("../../examples/alfworld/find_and_take.json", import.meta.url).pathname;
@@ -109,7 +125,23 @@ export async function handWrittenAlfworld(): Promise<InducedLibrary> {
     alfworldKit.vocabulary,
   );
   const traces = await alfworldTraces();
-  return { library, templates: learnTemplates(traces, alfworldKit), traces };
+  const templates: TaskTemplate[] = [
+    {
+      type: "pick_and_place_simple",
+      traces: 4,
+      steps: [FIND, PLACE_STEP],
+      support: 4,
+      alternatives: [],
+    },
+    {
+      type: "pick_two_obj_and_place",
+      traces: 4,
+      steps: [FIND, PLACE_STEP, FIND, PLACE_STEP],
+      support: 4,
+      alternatives: [],
+    },
+  ];
+  return { library, templates, traces };
 }
 
 let textcraft: Promise<InducedLibrary> | undefined;

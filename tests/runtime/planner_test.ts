@@ -6,6 +6,8 @@ import { FactStore } from "../../runtime/fact_store.ts";
 import { collectRun, runSkill } from "../../runtime/interpreter.ts";
 import { callKey, Planner } from "../../runtime/planner.ts";
 import { handWrittenAlfworld, RECIPES, textcraftLibrary } from "./_agent_fixtures.ts";
+import { initialState, step } from "../../runtime/step.ts";
+import { withValueDomains } from "../../runtime/value_domains.ts";
 
 async function start(
   kit: EnvironmentKit,
@@ -50,9 +52,23 @@ Deno.test("plan() takes a template whose arguments evaluate when no template has
   const plan = new Planner(library, templates).plan(facts, taskType);
   assert.ok(plan.ok, !plan.ok ? plan.error : "");
   assert.equal(plan.value.matchedBy, "arguments");
-  assert.deepEqual(plan.value.calls, [
-    { skill: "craft_item", args: { item: goal.replace(/^craft /, "").replace(/\.$/, "") } },
-  ]);
+  // The template's task program runs; its first call crafts the goal item.
+  assert.deepEqual(plan.value.calls, []);
+  const program = plan.value.program!;
+  assert.equal(program.skill.name, "task_depth1");
+  const view = withValueDomains(textcraftKit.vocabulary, facts).facts;
+  let state = initialState(program, {});
+  let out = step(program, state, { facts: view });
+  while (out.kind === "think") {
+    state = out.state;
+    out = step(program, state, { facts: view });
+  }
+  assert.equal(out.kind, "call");
+  assert.ok(out.kind === "call");
+  assert.deepEqual({ skill: out.skill, args: out.args }, {
+    skill: "craft_item",
+    args: { item: goal.replace(/^craft /, "").replace(/\.$/, "") },
+  });
 });
 
 Deno.test("plan() says why no template fits", async () => {
@@ -61,7 +77,8 @@ Deno.test("plan() says why no template fits", async () => {
   const none = new Planner(library, []).plan(facts);
   assert.ok(!none.ok);
   assert.match(none.error, /no task templates/);
-  const broken = templates.map((t) => ({
+  const sequences = templates.map(({ program: _program, ...t }) => t);
+  const broken = sequences.map((t) => ({
     ...t,
     steps: [{ skill: "fly", args: [] }],
     alternatives: [],
@@ -69,7 +86,7 @@ Deno.test("plan() says why no template fits", async () => {
   const bad = new Planner(library, broken).plan(facts, "depth1");
   assert.ok(!bad.ok);
   assert.match(bad.error, /step 1 calls unknown skill "fly"/);
-  const unbound = templates.map((t) => ({
+  const unbound = sequences.map((t) => ({
     ...t,
     steps: [{ skill: "craft_item", args: [{ name: "item", type: "Item" }] }],
     alternatives: [],
@@ -77,6 +94,19 @@ Deno.test("plan() says why no template fits", async () => {
   const r = new Planner(library, unbound).plan(facts, "depth1");
   assert.ok(!r.ok);
   assert.match(r.error, /argument "item" has no expression and no earlier value/);
+  // A task program that does not compile against the library is named.
+  const wrong = templates.map((t) => ({
+    ...t,
+    program: {
+      ...t.program!,
+      nodes: t.program!.nodes.map((n) => n.kind === "primitive" ? { ...n, action: "fly" } : n),
+    },
+    steps: [{ skill: "fly", args: [] }],
+    alternatives: [],
+  }));
+  const w = new Planner(library, wrong).plan(facts, "depth1");
+  assert.ok(!w.ok);
+  assert.match(w.error, /task program "depth1": Node "craft_item": unknown action "fly"/);
 });
 
 Deno.test("canSkip() skips a step whose postcondition holds, but not a repeated subgoal", async () => {

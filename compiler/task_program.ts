@@ -1,0 +1,197 @@
+/**
+ * Task programs: the task level induced like a skill (DESIGN section 5,
+ * "Task programs"). Each demonstration of a task type is read as a
+ * higher-level trace whose actions are the skill calls of its segments and
+ * whose states are the states at the segment boundaries; the same operators
+ * (Lifting, LoopFold, Branching) and the same consistency check turn these
+ * traces into one program per task type: "for each goal object: fetch it,
+ * treat it if needed, deliver it" comes out of demonstrations with one to
+ * three objects and runs on any number.
+ *
+ * A call's arguments are expressions over the state when the call is made
+ * (not the initial state), so an argument may name an object an earlier
+ * call produced. Value types (`ItemType`) are quantifiable at this level
+ * (see `runtime/value_domains.ts`): a goal stated with values is read with
+ * `select_all(t: ItemType, goal_item(t))`.
+ *
+ * @module
+ */
+import { renderAction } from "../dsl/action.ts";
+import type { ActionDecl, Vocabulary } from "../dsl/vocabulary.ts";
+import type { Param, Skill } from "../dsl/graph/schema.ts";
+import type { FactStore } from "../runtime/fact_store.ts";
+import { valueDomainVocabulary } from "../runtime/value_domains.ts";
+import type { GroundedStep, GroundedTrace } from "./ground.ts";
+import type { Segment, SegmentGroup } from "./segment.ts";
+import { type InducedSkill, induceGroup, type InduceOptions } from "./induce.ts";
+
+/** One demonstration at the task level: its segments and the skill of each. */
+export interface TaskDemo {
+  /** The grounded trace. */
+  grounded: GroundedTrace;
+  /** Its position among the inputs. */
+  traceIndex: number;
+  /** The segments in order, each with the skill (group) it belongs to. */
+  calls: { skill: string; segment: Segment }[];
+}
+
+/** A callable skill as the task level sees it: name and parameters. */
+export interface SkillHead {
+  name: string;
+  params: readonly Param[];
+}
+
+/** The induced program of one task type. */
+export interface TaskProgram {
+  /** The task type. */
+  type: string;
+  /** The program (its primitive nodes call skills). */
+  skill: Skill;
+  /** Demonstrations it was induced from, and how many it reproduces. */
+  demos: number;
+  covered: number;
+  /** Whether LoopFold found a loop that the program kept. */
+  loop: boolean;
+}
+
+/**
+ * The action form of a skill at the task level: `name(p1={p1}, p2={p2})`,
+ * so a call renders to text that parses back unambiguously.
+ *
+ * @example Usage
+ * ```ts
+ * import { skillAction } from "./task_program.ts";
+ * console.log(skillAction({ name: "place", params: [{ name: "item", type: "Item" }] }).template);
+ * // place(item={item})
+ * ```
+ */
+export function skillAction(head: SkillHead): ActionDecl {
+  return {
+    template: `${head.name}(${head.params.map((p) => `${p.name}={${p.name}}`).join(", ")})`,
+    params: head.params.map((p) => ({ name: p.name, type: p.type })),
+    doc: `Call the skill ${head.name}.`,
+  };
+}
+
+/**
+ * The vocabulary of the task level: the domain's predicates and functions,
+ * value types quantifiable, and one action per skill.
+ */
+export function taskVocabulary(vocab: Vocabulary, skills: readonly SkillHead[]): Vocabulary {
+  const wide = valueDomainVocabulary(vocab);
+  return {
+    ...wide,
+    actions: Object.fromEntries(skills.map((s) => [s.name, skillAction(s)])),
+    landmarks: [],
+  };
+}
+
+/**
+ * A state in which the values of value types are declared objects of their
+ * type, as the runtime's value-domain view sees them.
+ */
+function withValueObjects(vocab: Vocabulary, state: FactStore): FactStore {
+  const objects: Record<string, string> = {};
+  for (const [pred, decl] of Object.entries(vocab.predicates)) {
+    decl.params.forEach((type, i) => {
+      if (vocab.types[type]?.kind !== "value") return;
+      for (const atom of state.query(pred, [])) {
+        const v = atom.args[i];
+        if (typeof v === "string" && state.typeOf(v) === undefined) objects[v] = type;
+      }
+    });
+  }
+  const out = state.clone();
+  out.apply({ add: [], remove: [], objects });
+  return out;
+}
+
+/**
+ * The task-level trace of a demonstration: one step per segment (the skill
+ * call with the segment's parameters), the states at segment boundaries.
+ */
+export function taskTrace(
+  demo: TaskDemo,
+  vocab: Vocabulary,
+  actions: Readonly<Record<string, ActionDecl>>,
+): GroundedTrace {
+  const { grounded, calls } = demo;
+  const states = calls.map((c) => withValueObjects(vocab, grounded.states[c.segment.start]));
+  states.push(withValueObjects(vocab, grounded.states[calls[calls.length - 1].segment.end]));
+  const steps: GroundedStep[] = calls.map((c) => ({
+    action: renderAction(
+      actions[c.skill],
+      Object.fromEntries(c.segment.params.map((p) => [p.name, p.value])),
+    ),
+    observation: "",
+    delta: { add: [], remove: [] },
+  }));
+  return {
+    trace: { ...grounded.trace, source: grounded.trace.source ?? `trace ${demo.traceIndex + 1}` },
+    states,
+    steps,
+    unknown: [],
+  };
+}
+
+/**
+ * Induces the program of one task type from its demonstrations. LoopFold is
+ * tried and kept only when the program with the loop reproduces at least as
+ * many demonstrations as the one without (then the smaller MDL cost wins).
+ *
+ * @returns The program, or `undefined` when there are no demonstrations.
+ */
+export function induceTaskProgram(
+  type: string,
+  demos: readonly TaskDemo[],
+  vocab: Vocabulary,
+  skills: readonly SkillHead[],
+  options: Pick<InduceOptions, "lambda" | "explain"> = {},
+): TaskProgram | undefined {
+  const usable = demos.filter((d) => d.calls.length > 0);
+  if (usable.length === 0) return undefined;
+  const taskVocab = taskVocabulary(vocab, skills);
+  const segments: Segment[] = usable.map((demo) => {
+    const trace = taskTrace(demo, vocab, taskVocab.actions);
+    const steps = trace.steps.map((_, k) => k);
+    return {
+      trace,
+      traceIndex: demo.traceIndex,
+      start: 0,
+      end: steps.length,
+      steps,
+      signature: `task:${type}`,
+      params: [],
+    };
+  });
+  const group: SegmentGroup = {
+    signature: `task:${type}`,
+    name: `task_${type.replace(/[^A-Za-z0-9_]/g, "_")}`,
+    params: [],
+    segments,
+  };
+  const tries: { induced: InducedSkill; loop: boolean }[] = [];
+  for (const loopFold of [true, false]) {
+    const induced = induceGroup(group, taskVocab, { ...options, loopFold, enumerate: true });
+    const loop = induced.skill.nodes.some((n) => n.kind === "loop");
+    tries.push({ induced, loop });
+    if (!loop) break;
+  }
+  // With the loop unless it reproduces fewer demonstrations: a loop over the
+  // goal's objects is what carries the program to larger tasks.
+  const best = tries.reduce((a, b) => b.induced.covered > a.induced.covered ? b : a);
+  options.explain?.(
+    `[${group.name}] task program ${
+      best.loop ? "with" : "without"
+    } a loop reproduces ${best.induced.covered} of ${usable.length} demonstrations${
+      best.induced.uncovered.map((u) => `; ${u.source}: ${u.reason}`).join("")
+    }`,
+  );
+  return {
+    type,
+    skill: best.induced.skill,
+    demos: usable.length,
+    covered: best.induced.covered,
+    loop: best.loop,
+  };
+}

@@ -8,6 +8,7 @@
 import type { Edge, Node, Param, SkillDoc, SkillInput } from "../dsl/graph/schema.ts";
 import { parseExpr } from "../dsl/expr/parse.ts";
 import { exprNodes } from "../dsl/expr/size.ts";
+import { freeVars } from "../dsl/expr/vars.ts";
 
 /** A statement of a structured program. */
 export type Stmt =
@@ -165,4 +166,45 @@ export function treeSize(stmts: readonly Stmt[]): number {
 export function exprSize(text: string): number {
   const r = parseExpr(text);
   return r.ok ? exprNodes(r.value) : 0;
+}
+
+/**
+ * The variables the statements read (free variables of their expressions),
+ * nested statements included.
+ */
+export function stmtReads(stmts: readonly Stmt[]): Set<string> {
+  const out = new Set<string>();
+  const read = (text: string | undefined) => {
+    if (text === undefined) return;
+    const parsed = parseExpr(text);
+    if (parsed.ok) { for (const v of freeVars(parsed.value)) out.add(v); }
+  };
+  const visit = (list: readonly Stmt[]) => {
+    for (const st of list) {
+      switch (st.kind) {
+        case "bind":
+          read(st.expr);
+          break;
+        case "act":
+          for (const a of Object.values(st.args)) read(a);
+          break;
+        case "if":
+          read(st.cond);
+          visit(st.then);
+          visit(st.else);
+          break;
+        case "loop":
+          read(st.over);
+          visit(st.body);
+          break;
+        case "fail":
+          read(st.diagnosis);
+          break;
+        case "succeed":
+          break;
+      }
+    }
+  };
+  visit(stmts);
+  return out;
 }

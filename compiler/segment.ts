@@ -37,6 +37,13 @@ export interface SegmentOptions {
    * keyed `<declaration index>:<argument index>` (see {@linkcode segmentTraces}).
    */
   objectArgs?: ReadonlySet<string>;
+  /**
+   * Predicates no step changes about an object already known (the task's
+   * description: goals, kinds, where things grow). A landmark object with
+   * no such fact is a means the skill chooses (the server to deploy to),
+   * not a parameter; without this set every landmark object is one.
+   */
+  staticPreds?: ReadonlySet<string>;
 }
 
 /** One parameter of a segment: its name, type and value in this segment. */
@@ -156,8 +163,14 @@ export function segmentTrace(
     const hit = landmarkAt(g, i, vocab, landmarks);
     if (!hit) continue;
     const steps = range(start, i + 1).filter((k) => g.steps[k].rejected === undefined);
-    const params = segmentParams(g, i, hit, vocab, options.objectArgs);
+    const params = segmentParams(g, i, hit, vocab, options.objectArgs, options.staticPreds);
     const decl = hit.declaration;
+    const chosen = hit.atom.args.flatMap((value, arg) =>
+      typeof value === "string" && !params.some((p) => p.arg === arg) &&
+        g.states[i + 1].typeOf(value) !== undefined
+        ? [`some ${g.states[i + 1].typeOf(value)}`]
+        : []
+    );
     segments.push({
       trace: g,
       traceIndex,
@@ -165,7 +178,9 @@ export function segmentTrace(
       end: i + 1,
       steps,
       landmark: hit,
-      signature: `${decl.pred}:${decl.on}(${params.map((p) => `${p.name}: ${p.type}`).join(", ")})`,
+      signature: `${decl.pred}:${decl.on}(${
+        [...params.map((p) => `${p.name}: ${p.type}`), ...chosen].join(", ")
+      })`,
       params,
     });
     start = i + 1;
@@ -192,7 +207,8 @@ export function segmentTraces(grounded: readonly GroundedTrace[], vocab: Vocabul
   const landmarks = (vocab.landmarks ?? []).length > 0
     ? vocab.landmarks!
     : deriveLandmarks(grounded, vocab);
-  const first = grounded.flatMap((g, i) => segmentTrace(g, i, vocab, { landmarks }));
+  const staticPreds = staticPredicates(grounded, vocab);
+  const first = grounded.flatMap((g, i) => segmentTrace(g, i, vocab, { landmarks, staticPreds }));
   const known = new Map<string, boolean>();
   /** Per argument key and trace: class value -> the objects lifted to it. */
   const lifted = new Map<string, Map<string, Set<string>>>();
@@ -218,7 +234,9 @@ export function segmentTraces(grounded: readonly GroundedTrace[], vocab: Vocabul
     [...known].filter(([key, k]) => k && repeated.has(key)).map(([key]) => key),
   );
   if (objectArgs.size === 0) return first;
-  return grounded.flatMap((g, i) => segmentTrace(g, i, vocab, { landmarks, objectArgs }));
+  return grounded.flatMap((g, i) =>
+    segmentTrace(g, i, vocab, { landmarks, objectArgs, staticPreds })
+  );
 }
 
 /**
@@ -264,6 +282,7 @@ export function segmentParams(
   hit: LandmarkHit,
   vocab: Vocabulary,
   objectArgs: ReadonlySet<string> = new Set(),
+  staticPreds?: ReadonlySet<string>,
 ): SegmentParam[] {
   const after = g.states[i + 1];
   const before = g.states[i];
@@ -274,6 +293,7 @@ export function segmentParams(
   hit.atom.args.forEach((value, arg) => {
     const declared = predDecl?.params[arg] ?? "Object";
     if (typeof value !== "string" || !isObjectType(vocab, declared)) return;
+    if (staticPreds && !describedBy(value, before, vocab, staticPreds)) return;
     const role = roleOf(action?.args, value) ?? `${declared.toLowerCase()}`;
     const cls = objectArgs.has(`${hit.decl}:${arg}`)
       ? undefined
@@ -291,6 +311,45 @@ export function segmentParams(
     );
   });
   return params;
+}
+
+/** Whether a fact of a static predicate mentions the object. */
+function describedBy(
+  object: string,
+  facts: FactView,
+  vocab: Vocabulary,
+  staticPreds: ReadonlySet<string>,
+): boolean {
+  for (const pred of staticPreds) {
+    const arity = vocab.predicates[pred]?.params.length ?? 0;
+    for (let at = 0; at < arity; at++) {
+      const pattern = Array.from({ length: arity }, (_, i) => i === at ? object : null);
+      if (facts.query(pred, pattern).length > 0) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The predicates whose facts no step of the traces changes about an object
+ * known before the step (facts about objects a step reveals are new
+ * knowledge, not change): the task's description.
+ */
+export function staticPredicates(
+  grounded: readonly GroundedTrace[],
+  vocab: Vocabulary,
+): Set<string> {
+  const changed = new Set<string>();
+  for (const g of grounded) {
+    g.steps.forEach((step, i) => {
+      const before = g.states[i];
+      const known = (a: Atom) =>
+        a.args.some((x) => typeof x === "string" && before.typeOf(x) !== undefined);
+      for (const a of step.delta.remove) changed.add(a.pred);
+      for (const a of step.delta.add) if (known(a) && !before.has(a)) changed.add(a.pred);
+    });
+  }
+  return new Set(Object.keys(vocab.predicates).filter((p) => !changed.has(p)));
 }
 
 function roleOf(
@@ -370,7 +429,7 @@ export function liftedLandmark(segment: Segment, vocab: Vocabulary): string | un
   const terms: string[] = [];
   const classLits: string[] = [];
   const bound: { name: string; type: string }[] = [];
-  atom.args.forEach((_value, i) => {
+  atom.args.forEach((value, i) => {
     const param = segment.params.find((p) => p.arg === i);
     if (param && param.classPred) {
       const v = `v${i}`;
@@ -378,7 +437,13 @@ export function liftedLandmark(segment: Segment, vocab: Vocabulary): string | un
       terms.push(v);
       classLits.push(`${param.classPred}(${v}, ${param.name})`);
     } else if (param) terms.push(param.name);
-    else {
+    else if (typeof value === "string" && isObjectType(vocab, predDecl?.params[i] ?? "")) {
+      // An object the skill chose: any object of its type.
+      const v = `v${i}`;
+      const type = segment.trace.states[segment.end].typeOf(value) ?? predDecl!.params[i];
+      bound.push({ name: v, type });
+      terms.push(v);
+    } else {
       // A non-object argument (a count): quantify it away with a comparison.
       terms.push(`__num${i}`);
     }

@@ -11,9 +11,11 @@
 import type { FactView, Value } from "../dsl/facts.ts";
 import type { Vocabulary } from "../dsl/vocabulary.ts";
 import { freeVars } from "../dsl/expr/vars.ts";
+import { valueEquals } from "../dsl/expr/eval.ts";
 import { parseExpr } from "../dsl/expr/parse.ts";
+import { printExpr } from "../dsl/expr/print.ts";
 import type { Instance, Item } from "./instances.ts";
-import type { Stmt } from "./program_tree.ts";
+import { type Stmt, stmtReads } from "./program_tree.ts";
 import { type AlignInput, alignSequences, type Block, toBlocks } from "./operators/branching.ts";
 import { evalText, liftAction, type Occurrence, type Scope } from "./operators/lifting.ts";
 import type { LoopPlan } from "./operators/loop_fold.ts";
@@ -125,15 +127,86 @@ export function synthesizeProgram(
       }
       if (guarded) {
         const keys = blocks.slice(i, j).flatMap((b) => b.columns.map((c) => c.key));
-        const cond = invent(positives, negatives, s, describe(keys));
-        stmts.push({ kind: "if", cond, then: body.stmts, else: [] });
+        const hoist = hoistBindings(
+          body.stmts,
+          block.members.map((id) => byId.get(id)!),
+          skipping,
+          positives,
+          negatives,
+          s,
+          blockScope,
+        );
+        const cond = invent(hoist.positives, hoist.negatives, s, describe(keys), hoist.vars);
+        const guard: Stmt = { kind: "if", cond, then: body.stmts, else: [] };
+        guards.set(guard, {
+          positives: hoist.positives,
+          negatives: hoist.negatives,
+          types: { ...s.types },
+          hoisted: hoist.stmts,
+        });
+        stmts.push(...hoist.stmts, guard);
       } else {
         stmts.push(...body.stmts);
         if (body.terminal) terminal = true;
       }
       i = j;
     }
+    enablingGuards(stmts);
     return { stmts, terminal };
+  };
+
+  /** The situations each guard was invented from, for {@linkcode enablingGuards}. */
+  const guards = new Map<
+    Stmt,
+    { positives: Example[]; negatives: Example[]; types: Record<string, string>; hoisted: Stmt[] }
+  >();
+
+  // A block runs because what follows needs it: where a selection after the
+  // block finds nothing in every situation that takes the block and finds
+  // something in every one that skips it, "nothing to select" is the guard
+  // (boot a server when no server has a free slot), whatever smaller
+  // predicate happened to separate the few situations seen.
+  const enablingGuards = (stmts: Stmt[]) => {
+    stmts.forEach((st, k) => {
+      const seen = guards.get(st);
+      if (!seen || st.kind !== "if") return;
+      for (const next of stmts.slice(k + 1)) {
+        if (next.kind !== "bind") continue;
+        const parsed = parseExpr(next.expr);
+        if (!parsed.ok) continue;
+        const e = parsed.value;
+        if (e.kind !== "quant" || e.op !== "select_one") continue;
+        if (![...freeVars(e)].every((v) => v in seen.types)) continue;
+        const cond = `not ${printExpr({ ...e, op: "exists" })}`;
+        const holds = (ex: Example) => evalText(cond, ex.facts, ex.scope, vocab);
+        if (
+          seen.positives.every((ex) => holds(ex) === true) &&
+          seen.negatives.every((ex) => holds(ex) === false)
+        ) {
+          if (cond !== st.cond) notes.push(`branch (enabling): ${cond} replaces ${st.cond}`);
+          st.cond = cond;
+          break;
+        }
+      }
+    });
+    // Bindings hoisted for a guard that does not read them go back into the
+    // block: evaluated before the guard, they could fail where the block is
+    // skipped.
+    for (let k = stmts.length - 1; k >= 0; k--) {
+      const st = stmts[k];
+      const seen = guards.get(st);
+      if (!seen || st.kind !== "if") continue;
+      const read = stmtReads([{ kind: "if", cond: st.cond, then: [], else: [] }]);
+      const later = stmtReads(stmts.slice(k + 1));
+      for (const h of [...seen.hoisted].reverse()) {
+        if (h.kind !== "bind" || read.has(h.var) || later.has(h.var)) continue;
+        const at = stmts.indexOf(h);
+        if (at < 0) continue;
+        stmts.splice(at, 1);
+        k--;
+        st.then.unshift(h);
+      }
+    }
   };
 
   // The columns of one block, then its exit (success) where members end.
@@ -265,9 +338,59 @@ export function synthesizeProgram(
     return { stmts, terminal: true };
   };
 
-  const invent = (positives: Example[], negatives: Example[], s: Scope, what: string): string => {
+  // A guarded block's bindings that hold already where the block starts, in
+  // the members that take it and in those that skip it (the can in hand,
+  // before "go to the tap, fill the can"), move before the guard, so the
+  // guard can be about the objects the block acts on: the can is empty.
+  const hoistBindings = (
+    body: Stmt[],
+    takers: readonly Member[],
+    skipping: readonly Member[],
+    positives: readonly Example[],
+    negatives: readonly Example[],
+    s: Scope,
+    inner: Scope,
+  ): { stmts: Stmt[]; vars: string[]; positives: Example[]; negatives: Example[] } => {
+    const pos = positives.map((e) => ({ ...e, scope: { ...e.scope } }));
+    const neg = negatives.map((e) => ({ ...e, scope: { ...e.scope } }));
+    const stmts: Stmt[] = [];
+    const vars: string[] = [];
+    for (let k = 0; k < body.length; k++) {
+      const st = body[k];
+      if (st.kind !== "bind") continue;
+      const parsed = parseExpr(st.expr);
+      if (!parsed.ok || ![...freeVars(parsed.value)].every((v) => v in s.types)) continue;
+      const posValues = pos.map((e) => evalText(st.expr, e.facts, e.scope, vocab));
+      const same = posValues.every((v, n) => {
+        const bound = takers[n].scope[st.var];
+        return v !== undefined && bound !== undefined && valueEquals(v, bound);
+      });
+      if (!same) continue;
+      const negValues = neg.map((e) => evalText(st.expr, e.facts, e.scope, vocab));
+      if (negValues.some((v) => v === undefined)) continue;
+      body.splice(k--, 1);
+      stmts.push(st);
+      vars.push(st.var);
+      s.types[st.var] = inner.types[st.var];
+      s.bound.set(st.expr, st.var);
+      pos.forEach((e, n) => e.scope[st.var] = posValues[n]!);
+      neg.forEach((e, n) => {
+        e.scope[st.var] = negValues[n]!;
+        skipping[n].scope[st.var] = negValues[n]!;
+      });
+    }
+    return { stmts, vars, positives: pos, negatives: neg };
+  };
+
+  const invent = (
+    positives: Example[],
+    negatives: Example[],
+    s: Scope,
+    what: string,
+    first: string[] = [],
+  ): string => {
     const found = inventPredicate({ vocab, varTypes: s.types }, positives, negatives, {
-      prefer: [s.loopVar ? [s.loopVar] : [], Object.keys(paramTypes)],
+      prefer: [first, s.loopVar ? [s.loopVar] : [], Object.keys(paramTypes)],
     });
     if (found) {
       notes.push(

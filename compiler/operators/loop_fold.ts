@@ -104,16 +104,22 @@ export function planLoop(
   paramTypes: Readonly<Record<string, string>>,
   options: LoopOptions = {},
 ): LoopPlan | undefined {
-  const votes = new Map<string, { instances: number; values: number }>();
+  const votes = new Map<string, { instances: number; values: number; first: number }>();
   for (const inst of instances) {
     for (const [key, n] of headCandidates(inst, vocab)) {
-      const v = votes.get(key) ?? { instances: 0, values: 0 };
-      votes.set(key, { instances: v.instances + 1, values: v.values + n });
+      const v = votes.get(key) ?? { instances: 0, values: 0, first: 0 };
+      // Where the candidate first occurs: an iteration starts with the
+      // first action of the repeated run ("water p, fertilize p", not
+      // "fertilize p, water the next").
+      const action = key.split("\u0000")[0];
+      const at = inst.items.findIndex((it) => it.kind === "step" && it.step.action === action);
+      votes.set(key, { instances: v.instances + 1, values: v.values + n, first: v.first + at });
     }
   }
   const best =
     [...votes.entries()].sort((a, b) =>
-      b[1].instances - a[1].instances || b[1].values - a[1].values || a[0].localeCompare(b[0])
+      b[1].instances - a[1].instances || b[1].values - a[1].values ||
+      a[1].first - b[1].first || a[0].localeCompare(b[0])
     )[0];
   if (!best) return undefined;
   const [head, role] = best[0].split("\u0000");

@@ -138,7 +138,6 @@ export function induceBest(
 ): InducedSkill {
   const first = induceGroup(group, vocab, options);
   if (first.covered === first.segments || options.loopFold === false) return first;
-  if (!first.skill.nodes.some((n) => n.kind === "loop")) return first;
   const flat = induceGroup(group, vocab, { ...options, loopFold: false });
   const better = flat.covered > first.covered ||
     (flat.covered === first.covered && flat.score > first.score);

@@ -196,12 +196,14 @@ export function segmentTrace(
  *   {@linkcode deriveLandmarks}), so a new domain needs no hand-picked
  *   subgoals to get reusable skills.
  * - **Object or class.** A landmark argument is lifted to its class (the
- *   skill chooses or finds an object of it) unless the class loses the
- *   object's identity: when one trace reaches the landmark for two objects
- *   of the same class (two roses watered, two apples placed), and the
- *   object is already known whenever such a segment starts (the caller can
- *   name it), the argument stays an object, so calls on different objects
- *   differ and the postcondition binds the object the skill acted on.
+ *   skill chooses or finds an object of it) unless the object is already
+ *   known whenever such a segment starts (the caller can name it) and
+ *   either the class loses its identity (one trace reaches the landmark for
+ *   two objects of the same class: two roses watered, two apples placed)
+ *   or the task names the object itself (a fact of the first observation
+ *   that never changes and is no class fact: `wanted(api 2)`). Then the
+ *   argument stays an object, so calls on different objects differ and the
+ *   postcondition binds the object the skill acted on.
  */
 export function segmentTraces(grounded: readonly GroundedTrace[], vocab: Vocabulary): Segment[] {
   const landmarks = (vocab.landmarks ?? []).length > 0
@@ -213,6 +215,8 @@ export function segmentTraces(grounded: readonly GroundedTrace[], vocab: Vocabul
   /** Per argument key and trace: class value -> the objects lifted to it. */
   const lifted = new Map<string, Map<string, Set<string>>>();
   const repeated = new Set<string>();
+  /** Per argument key and trace: the objects reaching the landmark, and the trace. */
+  const reached = new Map<string, { g: GroundedTrace; objects: Set<string> }>();
   for (const segment of first) {
     if (!segment.landmark) continue;
     const { atom, decl } = segment.landmark;
@@ -223,6 +227,10 @@ export function segmentTraces(grounded: readonly GroundedTrace[], vocab: Vocabul
       const seen = typeof object === "string" &&
         segment.trace.states[segment.start].typeOf(object) !== undefined;
       known.set(key, (known.get(key) ?? true) && seen);
+      const entry = reached.get(`${key}@${segment.traceIndex}`) ??
+        { g: segment.trace, objects: new Set<string>() };
+      entry.objects.add(String(object));
+      reached.set(`${key}@${segment.traceIndex}`, entry);
       const byClass = lifted.get(`${key}@${segment.traceIndex}`) ?? new Map();
       lifted.set(`${key}@${segment.traceIndex}`, byClass);
       const objects = byClass.get(String(p.value)) ?? new Set<string>();
@@ -230,8 +238,21 @@ export function segmentTraces(grounded: readonly GroundedTrace[], vocab: Vocabul
       if (objects.size > 1) repeated.add(key);
     }
   }
+  // The task names the objects it is about when a fact of its first
+  // observation that never changes holds of exactly the objects the trace
+  // reaches the landmark for (`wanted(api 2)`), in every trace.
+  const unary = [...staticPreds].filter((p) => vocab.predicates[p]?.params.length === 1);
+  const names = (key: string) => {
+    const traces = [...reached].filter(([k]) => k.startsWith(`${key}@`)).map(([, v]) => v);
+    return unary.some((pred) =>
+      traces.every(({ g, objects }) => {
+        const extension = new Set(g.states[0].query(pred, []).map((a) => String(a.args[0])));
+        return extension.size === objects.size && [...objects].every((o) => extension.has(o));
+      })
+    );
+  };
   const objectArgs = new Set(
-    [...known].filter(([key, k]) => k && repeated.has(key)).map(([key]) => key),
+    [...known].filter(([key, k]) => k && (repeated.has(key) || names(key))).map(([key]) => key),
   );
   if (objectArgs.size === 0) return first;
   return grounded.flatMap((g, i) =>

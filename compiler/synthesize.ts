@@ -10,7 +10,8 @@
  */
 import type { FactView, Value } from "../dsl/facts.ts";
 import type { Vocabulary } from "../dsl/vocabulary.ts";
-import { freeVars } from "../dsl/expr/vars.ts";
+import { freeVars, renameVars } from "../dsl/expr/vars.ts";
+import type { Expr } from "../dsl/expr/ast.ts";
 import { valueEquals } from "../dsl/expr/eval.ts";
 import { parseExpr } from "../dsl/expr/parse.ts";
 import { printExpr } from "../dsl/expr/print.ts";
@@ -174,7 +175,7 @@ export function synthesizeProgram(
         if (next.kind !== "bind") continue;
         const parsed = parseExpr(next.expr);
         if (!parsed.ok) continue;
-        const e = parsed.value;
+        const e = hardChoice(parsed.value);
         if (e.kind !== "quant" || e.op !== "select_one") continue;
         if (![...freeVars(e)].every((v) => v in seen.types)) continue;
         const cond = `not ${printExpr({ ...e, op: "exists" })}`;
@@ -185,6 +186,8 @@ export function synthesizeProgram(
         ) {
           if (cond !== st.cond) notes.push(`branch (enabling): ${cond} replaces ${st.cond}`);
           st.cond = cond;
+          // The block makes the selection possible: what it selects is required.
+          next.expr = printExpr(e);
           break;
         }
       }
@@ -406,6 +409,21 @@ export function synthesizeProgram(
 
   const { stmts } = emitSequence(members, scope);
   return { body: stmts, notes };
+}
+
+/**
+ * The required form of a preferring choice (see `softChoice` in
+ * `operators/lifting.ts`): `select_one(x: T, P or not exists(y: T, P'))`
+ * gives `select_one(x: T, P)`; any other expression is returned as it is.
+ */
+function hardChoice(e: Expr): Expr {
+  if (e.kind !== "quant" || e.op !== "select_one" || e.body.kind !== "binary") return e;
+  const { op, left, right } = e.body;
+  if (op !== "or" || right.kind !== "not" || right.arg.kind !== "quant") return e;
+  if (right.arg.op !== "exists" || right.arg.domain.kind !== "type") return e;
+  if (e.domain.kind !== "type" || right.arg.domain.type !== e.domain.type) return e;
+  const back = renameVars(right.arg.body, { [right.arg.var]: e.var });
+  return printExpr(back) === printExpr(left) ? { ...e, body: left } : e;
 }
 
 function keyOf(item: Item): string {

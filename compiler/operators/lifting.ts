@@ -11,7 +11,7 @@
 import type { Expr } from "../../dsl/expr/ast.ts";
 import { evalExpr, valueEquals } from "../../dsl/expr/eval.ts";
 import { printExpr } from "../../dsl/expr/print.ts";
-import { renameVars } from "../../dsl/expr/vars.ts";
+import { freeVars, renameVars } from "../../dsl/expr/vars.ts";
 import { type FactView, formatLiteral, type Value } from "../../dsl/facts.ts";
 import { parseExpr } from "../../dsl/expr/parse.ts";
 import { isObjectType, type Vocabulary } from "../../dsl/vocabulary.ts";
@@ -170,7 +170,7 @@ export function liftAction(
       }
       notes.push(`${v} := ${text}`);
     }
-    const text = renameText(best.expr, renames);
+    const text = softChoice(best, renameText(best.expr, renames));
     if (best.expr.kind === "quant" && best.expr.op === "select_one") {
       const bound = scope.bound.get(text);
       const existing = current(bound, (_o, i) => examples[i].target) ? bound : undefined;
@@ -194,6 +194,29 @@ export function liftAction(
     act,
   ];
   return { stmts, values, types: guard ? {} : types, notes };
+}
+
+/**
+ * A free choice among interchangeable objects whose filter is only about
+ * the object itself (`water_left(x) > 0`: the expert took a full can) is a
+ * preference, not a requirement: `select_one(x: T, P(x) or not exists(y:
+ * T, P(y)))` takes such an object when there is one and any object of the
+ * type otherwise, where a filter demanding it would fail. A filter relating
+ * the object to the scope (`grows_in(plant, x)`) stays as it is.
+ */
+function softChoice(best: Binding, text: string): string {
+  const e = best.expr;
+  if (best.determined || best.steps.length > 0) return text;
+  if (e.kind !== "quant" || e.op !== "select_one" || e.domain.kind !== "type") return text;
+  if (e.body.kind === "bool") return text;
+  const outside = [...freeVars(e.body)].filter((v) => v !== e.var);
+  if (outside.length > 0) return text;
+  const body = printExpr(e.body);
+  // A name the body does not use (its own quantifiers included).
+  let other = `${e.var}2`;
+  for (let k = 3; new RegExp(`\\b${other}\\b`).test(body); k++) other = `${e.var}${k}`;
+  const renamed = printExpr(renameVars(e.body, { [e.var]: other }));
+  return `select_one(${e.var}: ${e.domain.type}, ${body} or not exists(${other}: ${e.domain.type}, ${renamed}))`;
 }
 
 /**

@@ -28,6 +28,7 @@ import { synthesizeProgram } from "./synthesize.ts";
 import { treeSize, treeToSkill } from "./program_tree.ts";
 import { consistencyRegion, replaySegment } from "./consistency.ts";
 import { crossover } from "./operators/crossover.ts";
+import { nestGroups } from "./nest.ts";
 
 /** Options of induction. */
 export interface InduceOptions {
@@ -102,8 +103,12 @@ export function induceSkills(
     for (const u of g.unknown) unknown.push({ source: t.source ?? `trace ${i + 1}`, ...u });
     return g;
   });
-  const segments = segmentTraces(grounded, vocab);
-  const groups = groupSegments(segments, vocab);
+  const flat = segmentTraces(grounded, vocab);
+  const { segments, groups, vocab: callVocab } = nestGroups(
+    flat,
+    groupSegments(flat, vocab),
+    vocab,
+  );
   explain(
     `segmented ${traces.length} traces into ${segments.length} segments, ${groups.length} groups`,
   );
@@ -111,14 +116,16 @@ export function induceSkills(
   groups.forEach((group, i) => {
     options.onGroup?.(i, groups.length, group.name);
     skills.push(
-      options.linear ? induceLinear(group, vocab, options) : induceBest(group, vocab, options),
+      options.linear
+        ? induceLinear(group, callVocab, options)
+        : induceBest(group, callVocab, options),
     );
   });
   if ((options.crossover ?? true) && !options.linear) {
-    const shared = crossover(skills.map((s) => s.skill), groups, vocab, explain);
+    const shared = crossover(skills.map((s) => s.skill), groups, callVocab, explain);
     shared.forEach((skill, i) => {
       if (skill !== skills[i].skill) {
-        skills[i] = measure(skill, groups[i], vocab, options.lambda ?? 0.05);
+        skills[i] = measure(skill, groups[i], callVocab, options.lambda ?? 0.05);
       }
     });
   }

@@ -19,7 +19,7 @@ import type { Instance, Item } from "./instances.ts";
 import { type Stmt, stmtReads } from "./program_tree.ts";
 import { type AlignInput, alignSequences, type Block, toBlocks } from "./operators/branching.ts";
 import { evalText, liftAction, type Occurrence, type Scope } from "./operators/lifting.ts";
-import type { LoopPlan } from "./operators/loop_fold.ts";
+import { type LoopPlan, roleIn } from "./operators/loop_fold.ts";
 import { inventPredicate } from "./invent.ts";
 import type { Example } from "./synth_types.ts";
 
@@ -312,7 +312,7 @@ export function synthesizeProgram(
           inst: m.inst,
           elems: it.map((step) => ({ kind: "step" as const, step })),
           exits: loop.exits && k === loop.iterations.length - 1,
-          scope: { ...m.scope, [loopVar]: it[0].args[plan.role] },
+          scope: { ...m.scope, [loopVar]: it[0].args[roleIn(plan, it[0].action)] },
           cursor: it[0].index,
         });
       });

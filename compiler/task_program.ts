@@ -18,12 +18,15 @@
  */
 import { renderAction } from "../dsl/action.ts";
 import type { ActionDecl, Vocabulary } from "../dsl/vocabulary.ts";
-import type { Param, Skill } from "../dsl/graph/schema.ts";
+import type { Skill } from "../dsl/graph/schema.ts";
 import type { FactStore } from "../runtime/fact_store.ts";
 import { valueDomainVocabulary } from "../runtime/value_domains.ts";
 import type { GroundedStep, GroundedTrace } from "./ground.ts";
 import type { Segment, SegmentGroup } from "./segment.ts";
 import { type InducedSkill, induceGroup, type InduceOptions } from "./induce.ts";
+import { skillAction, type SkillHead } from "./skill_action.ts";
+
+export { skillAction, type SkillHead };
 
 /** One demonstration at the task level: its segments and the skill of each. */
 export interface TaskDemo {
@@ -33,12 +36,6 @@ export interface TaskDemo {
   traceIndex: number;
   /** The segments in order, each with the skill (group) it belongs to. */
   calls: { skill: string; segment: Segment }[];
-}
-
-/** A callable skill as the task level sees it: name and parameters. */
-export interface SkillHead {
-  name: string;
-  params: readonly Param[];
 }
 
 /** The induced program of one task type. */
@@ -52,25 +49,6 @@ export interface TaskProgram {
   covered: number;
   /** Whether LoopFold found a loop that the program kept. */
   loop: boolean;
-}
-
-/**
- * The action form of a skill at the task level: `name(p1={p1}, p2={p2})`,
- * so a call renders to text that parses back unambiguously.
- *
- * @example Usage
- * ```ts
- * import { skillAction } from "./task_program.ts";
- * console.log(skillAction({ name: "place", params: [{ name: "item", type: "Item" }] }).template);
- * // place(item={item})
- * ```
- */
-export function skillAction(head: SkillHead): ActionDecl {
-  return {
-    template: `${head.name}(${head.params.map((p) => `${p.name}={${p.name}}`).join(", ")})`,
-    params: head.params.map((p) => ({ name: p.name, type: p.type })),
-    doc: `Call the skill ${head.name}.`,
-  };
 }
 
 /**
@@ -116,8 +94,11 @@ export function taskTrace(
   actions: Readonly<Record<string, ActionDecl>>,
 ): GroundedTrace {
   const { grounded, calls } = demo;
-  const states = calls.map((c) => withValueObjects(vocab, grounded.states[c.segment.start]));
-  states.push(withValueObjects(vocab, grounded.states[calls[calls.length - 1].segment.end]));
+  // A nested segment has a trace of its own (see `nest.ts`): its first and
+  // last states are those of the real trace where it starts and ends.
+  const states = calls.map((c) => withValueObjects(vocab, c.segment.trace.states[c.segment.start]));
+  const last = calls[calls.length - 1].segment;
+  states.push(withValueObjects(vocab, last.trace.states[last.end]));
   const steps: GroundedStep[] = calls.map((c) => ({
     action: renderAction(
       actions[c.skill],

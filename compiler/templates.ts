@@ -23,6 +23,7 @@ import type { TaskTemplate, TemplateArg, TemplateStep } from "../runtime/task_te
 import { valueDomainVocabulary, withValueDomains } from "../runtime/value_domains.ts";
 import { type GroundedTrace, groundTrace } from "./ground.ts";
 import { induceTaskProgram, type SkillHead } from "./task_program.ts";
+import { nestGroups } from "./nest.ts";
 import { groupSegments, type Segment, segmentTraces } from "./segment.ts";
 import { synthesizeBinding } from "./bind.ts";
 
@@ -73,10 +74,11 @@ export function learnTemplates(
   const explain = options.explain ?? (() => {});
   const allowed = options.skills ? new Set(options.skills) : undefined;
   const grounded = traces.map((t) => groundTrace(t, kit.grounder()));
-  const segments = segmentTraces(grounded, vocab);
+  const flat = segmentTraces(grounded, vocab);
+  const { segments, groups } = nestGroups(flat, groupSegments(flat, vocab), vocab);
   const skillOf = new Map<Segment, string>();
   const heads: SkillHead[] = [];
-  for (const group of groupSegments(segments, vocab)) {
+  for (const group of groups) {
     heads.push({ name: group.name, params: group.params });
     for (const s of group.segments) skillOf.set(s, group.name);
   }

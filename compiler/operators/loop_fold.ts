@@ -11,7 +11,7 @@ import type { Expr } from "../../dsl/expr/ast.ts";
 import { evalExpr } from "../../dsl/expr/eval.ts";
 import { printExpr } from "../../dsl/expr/print.ts";
 import type { Value } from "../../dsl/facts.ts";
-import type { Vocabulary } from "../../dsl/vocabulary.ts";
+import { isAssignable, type Vocabulary } from "../../dsl/vocabulary.ts";
 import { parseExpr } from "../../dsl/expr/parse.ts";
 import type { Instance, Item, StepRef } from "../instances.ts";
 import { type Binding, synthesizeBinding } from "../bind.ts";
@@ -22,6 +22,12 @@ export interface LoopPlan {
   /** Head action template and the parameter holding the iteration object. */
   head: string;
   role: string;
+  /**
+   * Further actions that may start an iteration instead of the head, each
+   * with its parameter holding the iteration object (an ingredient is
+   * fetched, or crafted by a call of the skill itself).
+   */
+  alternates?: Record<string, string>;
   /** Loop variable name and type. */
   var: string;
   type: string;
@@ -72,8 +78,10 @@ export function splitIterations(
   head: string,
   role: string,
   seenBefore: (object: string | number, step: StepRef) => boolean = () => true,
+  alternates: Readonly<Record<string, string>> = {},
 ): { prefix: StepRef[]; iterations: StepRef[][]; suffix: StepRef[] } {
-  const starts = steps.flatMap((s, i) => s.action === head ? [i] : []);
+  const roles: Record<string, string> = { ...alternates, [head]: role };
+  const starts = steps.flatMap((s, i) => s.action in roles ? [i] : []);
   if (starts.length === 0) return { prefix: steps, iterations: [], suffix: [] };
   const prefix = steps.slice(0, starts[0]);
   const iterations: StepRef[][] = [];
@@ -83,7 +91,7 @@ export function splitIterations(
   const last = steps.slice(starts[starts.length - 1]);
   // The last iteration keeps the steps on its object, and on objects first
   // seen during it (what the search found).
-  const object = last[0].args[role];
+  const object = last[0].args[roles[last[0].action]];
   let end = 1;
   while (
     end < last.length &&
@@ -123,38 +131,69 @@ export function planLoop(
     )[0];
   if (!best) return undefined;
   const [head, role] = best[0].split("\u0000");
-  const examples: LoopExample[] = [];
-  let type = vocab.actions[head].params.find((p) => p.name === role)?.type ?? "Object";
-  for (const inst of instances) {
-    const steps = inst.items.flatMap((it) => it.kind === "step" ? [it.step] : []);
-    const { iterations, suffix } = splitIterations(steps, head, role, seenIn(inst));
-    if (iterations.length < 2) continue;
-    const startFacts = inst.segment.trace.states[iterations[0][0].index];
-    const all = iterations.map((it) => it[0].args[role]);
-    const exits = !options.enumerate && suffix.length === 0;
-    // Each object in the state its iteration began in: a filter that keeps
-    // holding only for the objects still to visit is the most specific.
-    const visited: Value[] = [];
-    for (const it of iterations) {
-      const facts = inst.segment.trace.states[it[0].index];
-      const target = it[0].args[role];
-      type = facts.typeOf(String(target)) ?? type;
-      examples.push({
-        facts,
-        scope: inst.args,
-        target,
-        inst: inst.id,
-        visited: [...visited],
-        startFacts,
-        all,
-        exits,
-      });
-      visited.push(target);
+  const declared = vocab.actions[head].params.find((p) => p.name === role)?.type ?? "Object";
+  const gather = (alternates: Record<string, string>) => {
+    const roles: Record<string, string> = { ...alternates, [head]: role };
+    const examples: LoopExample[] = [];
+    let type = declared;
+    for (const inst of instances) {
+      const steps = inst.items.flatMap((it) => it.kind === "step" ? [it.step] : []);
+      const { iterations, suffix } = splitIterations(steps, head, role, seenIn(inst), alternates);
+      if (iterations.length < 2) continue;
+      const startFacts = inst.segment.trace.states[iterations[0][0].index];
+      const all = iterations.map((it) => it[0].args[roles[it[0].action]]);
+      const exits = !options.enumerate && suffix.length === 0;
+      // Each object in the state its iteration began in: a filter that keeps
+      // holding only for the objects still to visit is the most specific.
+      const visited: Value[] = [];
+      for (const it of iterations) {
+        const facts = inst.segment.trace.states[it[0].index];
+        const target = it[0].args[roles[it[0].action]];
+        type = facts.typeOf(String(target)) ?? type;
+        examples.push({
+          facts,
+          scope: inst.args,
+          target,
+          inst: inst.id,
+          visited: [...visited],
+          startFacts,
+          all,
+          exits,
+        });
+        visited.push(target);
+      }
     }
-  }
+    return { examples, type };
+  };
+  let alternates: Record<string, string> = {};
+  let { examples, type } = gather(alternates);
   if (examples.length === 0) return undefined;
   const select = chooseFilter(examples, vocab, paramTypes, type);
   if (!select || !isSelectOne(select.expr)) return undefined;
+  // Other actions on objects of the same type may start an iteration too,
+  // when the filter chosen with them still fits every iteration (and no
+  // other instance loses its loop).
+  for (const [name, decl] of Object.entries(vocab.actions)) {
+    if (name === head) continue;
+    const param = decl.params.find((p) =>
+      p.type === declared || isAssignable(vocab, p.type, declared) ||
+      isAssignable(vocab, declared, p.type)
+    );
+    if (!param) continue;
+    if (
+      !instances.some((i) => i.items.some((it) => it.kind === "step" && it.step.action === name))
+    ) {
+      continue;
+    }
+    const trial = { ...alternates, [name]: param.name };
+    const wider = gather(trial);
+    if (wider.examples.length <= examples.length) continue;
+    // The filter chosen without it must hold for its objects too: an
+    // alternate never loosens the loop (the crafted output is no ingredient).
+    if (!fitsAll(select, wider.examples, vocab)) continue;
+    alternates = trial;
+    ({ examples, type } = wider);
+  }
   const q = select.expr;
   const filter: Expr = { ...q, op: "select_all" };
   const taken = new Set(Object.keys(paramTypes));
@@ -164,6 +203,7 @@ export function planLoop(
   return {
     head,
     role,
+    ...(Object.keys(alternates).length > 0 ? { alternates } : {}),
     var: name,
     type,
     pre: select.steps.map((s) => ({ var: s.var, expr: s.text, type: typeOfStep(s.expr) })),
@@ -267,6 +307,16 @@ function chooseFilter(
   return best?.b;
 }
 
+/** Whether a loop filter holds, when each iteration began, for that iteration's object. */
+function fitsAll(b: Binding, examples: readonly LoopExample[], vocab: Vocabulary): boolean {
+  const q = b.expr as Extract<Expr, { kind: "quant" }>;
+  const all: Expr = { ...q, op: "select_all" };
+  return examples.every((e) => {
+    const listed = listAt(b, all, e.facts, e.scope, vocab);
+    return listed !== undefined && listed.includes(e.target);
+  });
+}
+
 function listAt(
   b: Binding,
   all: Expr,
@@ -313,7 +363,13 @@ export function foldInstance(
   options: LoopOptions = {},
 ): Instance {
   const steps = inst.items.flatMap((it) => it.kind === "step" ? [it.step] : []);
-  const { prefix, iterations, suffix } = splitIterations(steps, plan.head, plan.role, seenIn(inst));
+  const { prefix, iterations, suffix } = splitIterations(
+    steps,
+    plan.head,
+    plan.role,
+    seenIn(inst),
+    plan.alternates,
+  );
   if (iterations.length === 0) return inst;
   // Iterations before the first whose object is in the loop's list stay
   // plain steps (an action aimed at a known object is not part of a search).
@@ -324,7 +380,7 @@ export function foldInstance(
       plan,
       inst.segment.trace.states[iterations[first][0].index],
       inst.args,
-      iterations[first][0].args[plan.role],
+      iterations[first][0].args[roleIn(plan, iterations[first][0].action)],
       vocab,
     )
   ) first++;
@@ -341,6 +397,11 @@ export function foldInstance(
     ...suffix.map((step): Item => ({ kind: "step", step })),
   ];
   return { ...inst, items };
+}
+
+/** The parameter of an iteration's first action that holds the loop's object. */
+export function roleIn(plan: LoopPlan, action: string): string {
+  return plan.alternates?.[action] ?? plan.role;
 }
 
 function inList(

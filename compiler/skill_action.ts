@@ -1,0 +1,34 @@
+/**
+ * A skill seen as an action: the form in which a call to a skill appears in
+ * a higher-level trace (a task program's demonstration, or a segment that
+ * calls the skill on a subgoal).
+ *
+ * @module
+ */
+import type { ActionDecl } from "../dsl/vocabulary.ts";
+import type { Param } from "../dsl/graph/schema.ts";
+
+/** A callable skill: name and parameters. */
+export interface SkillHead {
+  name: string;
+  params: readonly Param[];
+}
+
+/**
+ * The action form of a skill at the task level: `name(p1={p1}, p2={p2})`,
+ * so a call renders to text that parses back unambiguously.
+ *
+ * @example Usage
+ * ```ts
+ * import { skillAction } from "./skill_action.ts";
+ * console.log(skillAction({ name: "place", params: [{ name: "item", type: "Item" }] }).template);
+ * // place(item={item})
+ * ```
+ */
+export function skillAction(head: SkillHead): ActionDecl {
+  return {
+    template: `${head.name}(${head.params.map((p) => `${p.name}={${p.name}}`).join(", ")})`,
+    params: head.params.map((p) => ({ name: p.name, type: p.type })),
+    doc: `Call the skill ${head.name}.`,
+  };
+}

@@ -11,6 +11,9 @@ import { environmentKit } from "../environments/registry.ts";
 import type { EnvironmentKit, TaskSpec } from "../runtime/environment.ts";
 import type { EvalReport } from "../runtime/evaluate.ts";
 import { intFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
+import { generateExpertTraces } from "../runtime/expert_traces.ts";
+import { gardenKit } from "../examples/garden/kit.ts";
+import { deployKit } from "../examples/deploy/kit.ts";
 import {
   ALFWORLD_DEMOS,
   builtinTraces,
@@ -29,7 +32,7 @@ import {
   wrap,
 } from "./_variants.ts";
 
-const HELP = `Usage: deno task bench [--env textcraft|alfworld|all] [options]
+const HELP = `Usage: deno task bench [--env textcraft|alfworld|garden|deploy|all] [options]
 
 Runs every variant on the full benchmark data and writes the results:
 
@@ -37,6 +40,10 @@ Runs every variant on the full benchmark data and writes the results:
              from expert traces of depth-1 tasks; 200 tasks of depth 2-4
   alfworld   library induced from <data>/${ALFWORLD_DEMOS} only;
              the 134 tasks of the unseen split
+  garden     the example domains of examples/ (unlike the two above; no
+  deploy     benchmark data needed): library induced from 4 expert
+             demonstrations per task type of 1-3 goal objects; 60 unseen
+             tasks of 4-8 goal objects
 
 Variants:
 ${VARIANTS.map((v) => `  ${v.padEnd(7)}${VARIANT_DOCS[v]}`).join("\n")}
@@ -46,7 +53,7 @@ second and interpreter node evaluations per second (wall time, environment
 included).
 
 Options:
-  --env <name>           textcraft, alfworld or all (default all)
+  --env <name>           textcraft, alfworld, garden, deploy or all (default all)
   --data <dir>           benchmark data folder (default ../shared/data)
   --out <dir>            where results.md and results.json go (default bench)
   --train <n>            TextCraft depth-1 demonstrations (default 50)
@@ -100,8 +107,9 @@ async function main(): Promise<number> {
     return 0;
   }
   const which = flags.env ?? "all";
-  if (!["textcraft", "alfworld", "all"].includes(which)) {
-    throw new UsageError(`--env must be textcraft, alfworld or all, got "${which}"`);
+  const known = ["textcraft", "alfworld", ...Object.keys(EXAMPLE_KITS)];
+  if (![...known, "all"].includes(which)) {
+    throw new UsageError(`--env must be ${known.join(", ")} or all, got "${which}"`);
   }
   const data = (flags.data ?? SHARED_DATA).replace(/\/+$/, "");
   const train = positive("train", flags.train, 50);
@@ -112,11 +120,16 @@ async function main(): Promise<number> {
   const out = flags.out ?? "bench";
 
   const results: EnvResult[] = [];
-  if (which !== "alfworld") {
+  if (which === "all" || which === "textcraft") {
     results.push(await bench(await textcraftSetup(data, train, n, maxActions ?? 100)));
   }
-  if (which !== "textcraft") {
+  if (which === "all" || which === "alfworld") {
     results.push(await bench(await alfworldSetup(data, maxActions ?? 50)));
+  }
+  for (const [name, kit] of Object.entries(EXAMPLE_KITS)) {
+    if (which === "all" || which === name) {
+      results.push(await bench(await exampleSetup(kit, maxActions ?? 100)));
+    }
   }
   const json = {
     date: new Date().toISOString(),
@@ -169,6 +182,28 @@ async function alfworldSetup(data: string, maxActions: number): Promise<Setup> {
     source: `${traces.length} transcripts of ${ALFWORLD_DEMOS} only`,
     tasks: taskList(kit, { split: "unseen" }),
     taskText: "the unseen split (ALFWorld's 134-task evaluation mix)",
+    maxActions,
+  };
+}
+
+/** The example domains of `examples/`, written against the public API only. */
+const EXAMPLE_KITS: Record<string, EnvironmentKit> = { garden: gardenKit, deploy: deployKit };
+
+/**
+ * An example domain: the expert demonstrates 4 train tasks per type (1-3
+ * goal objects); the agent is measured on 60 unseen tasks (4-8 goal objects).
+ */
+async function exampleSetup(kit: EnvironmentKit, maxActions: number): Promise<Setup> {
+  const train = kit.tasks!({ split: "train", count: 8 });
+  console.error(`${kit.name}: the expert demonstrates ${train.length} train tasks...`);
+  const traces = await generateExpertTraces(kit, train, {});
+  return {
+    kit,
+    envOptions: {},
+    traces,
+    source: `expert traces of ${train.length} train tasks (4 per task type, 1-3 goal objects)`,
+    tasks: kit.tasks!({ split: "unseen", count: 60 }),
+    taskText: "60 unseen tasks of 4-8 goal objects (both task types)",
     maxActions,
   };
 }
@@ -240,6 +275,16 @@ function renderMarkdown(command: string, date: string, results: readonly EnvResu
     item(
       `Honing: ${h.graft} grafts, ${h.solidify} solidified, ${h.remove} removed, ${h.narrow} narrowed.`,
     );
+    const { expert, full } = r.variants;
+    if (expert.success_rate > 0 && expert.avg_steps > 0) {
+      item(
+        `Generalisation: the induced library (full) reaches ${
+          (100 * full.success_rate / expert.success_rate).toFixed(1)
+        }% of the expert's success with ${
+          (full.avg_steps / expert.avg_steps).toFixed(2)
+        }x its actions and ${(100 * full.invalid_action_rate).toFixed(1)}% rejected actions.`,
+      );
+    }
     lines.push("");
     lines.push(comparisonTable(reports), "");
     lines.push(

@@ -50,7 +50,7 @@ export function nestSegments(
       const next = nested[0] ?? segment;
       if (endOf(prior) !== startOf(next)) break;
       if (skillOf(prior) !== skillOf(segment) || !prior.landmark) break;
-      if (!prior.landmark.atom.args.some((a) => typeof a === "string" && consumed.has(a))) break;
+      if (!consumes(consumed, prior)) break;
       nested.unshift(prior);
     }
     if (nested.length === 0) {
@@ -65,15 +65,28 @@ export function nestSegments(
   return out;
 }
 
-/** Objects a fact about which the segment's landmark step removes. */
+/** `pred/object` for each fact the segment's landmark step removes, per object argument. */
 function consumedBy(segment: Segment): Set<string> {
   const out = new Set<string>();
   if (!segment.landmark) return out;
   const step = segment.trace.steps[segment.end - 1];
   for (const atom of step.delta.remove) {
-    for (const a of atom.args) if (typeof a === "string") out.add(a);
+    for (const a of atom.args) if (typeof a === "string") out.add(`${atom.pred}/${a}`);
   }
   return out;
+}
+
+/**
+ * Whether the landmark step removes a fact of the prior segment's landmark
+ * predicate about one of its parameter objects: it used up what the prior
+ * segment made (the planks), not merely touched an object both involve.
+ */
+function consumes(consumed: ReadonlySet<string>, prior: Segment): boolean {
+  const { atom } = prior.landmark!;
+  return prior.params.some((p) =>
+    p.classPred === undefined && typeof p.value === "string" &&
+    consumed.has(`${atom.pred}/${p.value}`)
+  );
 }
 
 /** Where a segment starts and ends in the real trace (nested ones keep their span). */

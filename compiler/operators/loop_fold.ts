@@ -81,7 +81,17 @@ export function splitIterations(
   alternates: Readonly<Record<string, string>> = {},
 ): { prefix: StepRef[]; iterations: StepRef[][]; suffix: StepRef[] } {
   const roles: Record<string, string> = { ...alternates, [head]: role };
-  const starts = steps.flatMap((s, i) => s.action in roles ? [i] : []);
+  // The head starts an iteration; an alternate only where it acts on
+  // another object than the iteration in progress (else it belongs to it).
+  const starts: number[] = [];
+  let current: string | number | undefined;
+  steps.forEach((s, i) => {
+    if (!(s.action in roles)) return;
+    const object = s.args[roles[s.action]];
+    if (s.action !== head && starts.length > 0 && object === current) return;
+    starts.push(i);
+    current = object;
+  });
   if (starts.length === 0) return { prefix: steps, iterations: [], suffix: [] };
   const prefix = steps.slice(0, starts[0]);
   const iterations: StepRef[][] = [];

@@ -203,10 +203,15 @@ function liftAtom(
       }
     }
     // A known object never becomes a constant: naming one object does not
-    // generalise (values such as classes and counts may).
+    // generalise (values such as classes and counts may). Nor does free
+    // text: a string constant must be a value of a declared value type (a
+    // class such as 'fridge'), never a `Str` such as one recipe's listing.
     const constType = typeof arg === "number" ? "Num" : "Str";
     const isObject = typeof arg === "string" && sit.facts.typeOf(arg) !== undefined;
-    if (!isObject && isAssignable(space.vocab, constType, params[j])) opts.push(constNode(arg));
+    const valueTyped = typeof arg === "number" || space.vocab.types[params[j]]?.kind === "value";
+    if (!isObject && valueTyped && isAssignable(space.vocab, constType, params[j])) {
+      opts.push(constNode(arg));
+    }
     return opts;
   });
   const out: Expr[] = [];

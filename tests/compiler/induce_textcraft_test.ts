@@ -3,6 +3,7 @@ import { induceSkills } from "../../compiler/induce.ts";
 import { generateExpertTraces } from "../../runtime/expert_traces.ts";
 import { TextCraft, textcraftKit, textcraftTasks } from "../../environments/textcraft/mod.ts";
 import { compileSkill } from "../../runtime/program.ts";
+import { compileSkills } from "../../runtime/library.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
 import { collectRun, runSkill } from "../../runtime/interpreter.ts";
 
@@ -121,4 +122,30 @@ Deno.test("the action model learned from traces never skips an action with an am
   assert.ok(facts.has({ pred: "inventory", args: [item, 1] }));
   // Getting one more when one is held still changes the count.
   assert.equal(model.satisfied(facts, action), false);
+});
+
+Deno.test("from depth-2 traces the craft skill crafts a craftable ingredient by calling itself", async () => {
+  const deeper = await generateExpertTraces(
+    textcraftKit,
+    textcraftTasks({ depths: [2], count: 10, seed: 1 }),
+    { envOptions: { recipes: RECIPES } },
+  );
+  const induced = induceSkills(deeper, textcraftKit);
+  assert.equal(induced.skills.length, 1);
+  const { skill, covered, segments } = induced.skills[0];
+  assert.equal(covered, segments);
+  const loop = skill.nodes.find((n) => n.kind === "loop");
+  assert.ok(loop && loop.kind === "loop");
+  assert.match(loop.over, /^select_all\(x: Item, uses\(\w+, x\)\)$/);
+  // In the loop: a call of craft_item on the ingredient, behind craftable(ingredient).
+  const call = skill.nodes.find((n) => n.kind === "primitive" && n.action === "craft_item");
+  assert.ok(call && call.kind === "primitive");
+  assert.deepEqual(call.args, { item: loop.var });
+  const guard = skill.edges.find((e) => e.to === call.id && e.label === "yes");
+  const check = skill.nodes.find((n) => n.id === guard?.from);
+  assert.ok(check && check.kind === "check");
+  assert.equal(check.cond, `craftable(${loop.var})`);
+  // The library compiles it as a call of itself.
+  const library = compileSkills([{ data: skill, source: "craft_item" }], textcraftKit.vocabulary);
+  assert.ok(library.get("craft_item"));
 });

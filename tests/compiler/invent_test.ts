@@ -14,6 +14,7 @@ const VOCAB: Vocabulary = {
     Box: { kind: "object" },
     Ball: { kind: "object" },
     Color: { kind: "value" },
+    Tag: { kind: "value" },
   },
   predicates: {
     is_open: { params: ["Box"] },
@@ -21,7 +22,8 @@ const VOCAB: Vocabulary = {
     big: { params: ["Box"] },
     inside: { params: ["Box", "Ball"] },
     color: { params: ["Ball", "Color"] },
-    label: { params: ["Box", "Str"] },
+    label: { params: ["Box", "Tag"] },
+    note: { params: ["Box", "Str"] },
     stock: { params: ["Ball", "Num"] },
     wanted: { params: ["Ball", "Num"] },
   },
@@ -111,6 +113,14 @@ Deno.test("inventPredicate() keeps a constant only when every positive has it", 
   assertSeparates(ctx, "label(box, 'fragile')", pos, neg);
   const mixed = [...pos, at(store(["label", "b3", "heavy"], ["is_red", "b3"]), { box: "b3" })];
   assert.equal(inventPredicate(ctx, mixed, neg), undefined);
+});
+
+Deno.test("inventPredicate() never makes free text a constant, only values of value types", () => {
+  const ctx = { vocab: VOCAB, varTypes: { box: "Box" } };
+  // note(b, text) separates, but only through one example's text.
+  const pos = [at(store(["note", "b1", "4 iron ingot, 1 redstone"]), { box: "b1" })];
+  const neg = [at(store(["note", "b1", "2 planks"]), { box: "b1" })];
+  assert.equal(inventPredicate(ctx, pos, neg), undefined);
 });
 
 Deno.test("inventPredicate() invents a one-level existential through another object", () => {

@@ -38,6 +38,22 @@ Deno.test("alignSequences() shares a column between elements of the longest comm
   assert.equal(cols[2].occ.get(1)?.at, "1.1");
 });
 
+Deno.test("alignSequences() pairs elements playing the same role among equally long alignments", () => {
+  // Member 0 goes to the tap, fills, goes to the bed and waters; member 1 goes to the bed and waters.
+  const roles: Record<string, string> = { "0.0": "tap", "0.2": "bed", "1.0": "bed" };
+  const role = (_m: number, e: El) => roles[e.at] ?? "";
+  const cols = alignSequences([seq(0, "go fill go water"), seq(1, "go water")], key, role);
+  assert.deepEqual(show(cols), [
+    "go: 0=0.0",
+    "fill: 0=0.1",
+    "go: 0=0.2 1=1.0",
+    "water: 0=0.3 1=1.1",
+  ]);
+  // Without roles the first "go" is taken.
+  const plain = alignSequences([seq(0, "go fill go water"), seq(1, "go water")], key);
+  assert.equal(show(plain)[0], "go: 0=0.0 1=1.0");
+});
+
 Deno.test("alignSequences() inserts an unmatched run where it occurs, after the columns already there", () => {
   const cols = alignSequences([seq(0, "go x take", false), seq(1, "go y z take", false)], key);
   assert.deepEqual(show(cols), [

@@ -1,11 +1,14 @@
 import assert from "node:assert/strict";
 import {
   classOf,
+  deriveLandmarks,
   groupSegments,
   landmarkAt,
   liftedLandmark,
   type Segment,
   segmentTrace,
+  segmentTraces,
+  staticPredicates,
 } from "../../compiler/segment.ts";
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
 import { BOX_VOCAB, facts, handTrace, takeStep } from "./_induce_toy.ts";
@@ -271,4 +274,51 @@ Deno.test("liftedLandmark() writes the landmark over the segment's parameters", 
     liftedLandmark(place, VOCAB),
     "exists(v1: Ball, inside(b, v1) and color(v1, x_type))",
   );
+});
+
+// Two balls put in a box, one at a time: the vocabulary declares no landmarks.
+function putTwo(first: string, second: string) {
+  return handTrace(
+    facts(OBJECTS, ["color", first, "red"], ["color", second, "red"], ["is_open", "b1"]),
+    [
+      { action: `go to b1`, add: [["at", "b1"]] },
+      { action: `take ${first} from b1`, add: [["holds", first]] },
+      { action: `put ${first} in b3`, add: [["inside", "b3", first]], remove: [["holds", first]] },
+      { action: `take ${second} from b1`, add: [["holds", second]] },
+      {
+        action: `put ${second} in b3`,
+        add: [["inside", "b3", second]],
+        remove: [["holds", second]],
+      },
+    ],
+  );
+}
+
+Deno.test("deriveLandmarks() takes what the last step made true and nothing ever undoes", () => {
+  const bare: Vocabulary = { ...VOCAB, landmarks: [] };
+  const traces = [putTwo("x1", "x7")];
+  // inside: added by the last step, never removed; holds: removed, so no landmark.
+  assert.deepEqual(deriveLandmarks(traces, bare), [{ pred: "inside", on: "add" }]);
+  const segments = segmentTraces(traces, bare);
+  assert.deepEqual(segments.map((s) => [s.start, s.end]), [[0, 3], [3, 5]]);
+});
+
+Deno.test("staticPredicates() are those no step changes about an object known before it", () => {
+  const traces = [putTwo("x1", "x7")];
+  const stable = staticPredicates(traces, VOCAB);
+  assert.ok(stable.has("color"));
+  assert.ok(stable.has("is_open"));
+  for (const p of ["at", "holds", "inside"]) assert.ok(!stable.has(p), p);
+});
+
+Deno.test("segmentTraces() keeps a landmark object known at the segment's start when its class repeats", () => {
+  const bare: Vocabulary = { ...VOCAB, landmarks: [{ pred: "inside", on: "add", skill: "place" }] };
+  const segments = segmentTraces([putTwo("x1", "x7")], bare);
+  // Two red balls go to b3 in one trace: the class would not tell the calls apart.
+  assert.deepEqual(segments.map((s) => s.params.map((p) => [p.name, p.type, p.value])), [
+    [["x", "Ball", "x1"]],
+    [["x", "Ball", "x7"]],
+  ]);
+  // b3 is described by no fact that never changes: the skill chooses it.
+  assert.match(segments[0].signature, /some Box/);
 });

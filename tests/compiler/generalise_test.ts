@@ -1,0 +1,97 @@
+// Induction on domains unlike the built-in ones (examples/garden: landmarks
+// declared; examples/deploy: none), from at most 4 demonstrations per task
+// type of 1-3 goal objects, measured on unseen tasks of 4-8 goal objects.
+import assert from "node:assert/strict";
+import { deployKit } from "../../examples/deploy/kit.ts";
+import { gardenKit } from "../../examples/garden/kit.ts";
+import { induceLibrary, runVariant } from "../../cli/_variants.ts";
+import type { EnvironmentKit } from "../../runtime/environment.ts";
+import { generateExpertTraces } from "../../runtime/expert_traces.ts";
+import type { Trace } from "../../dsl/trace.ts";
+import type { EvalReport } from "../../runtime/evaluate.ts";
+import { noDemonstrationObjects } from "./_no_objects.ts";
+
+const KITS: EnvironmentKit[] = [gardenKit, deployKit];
+
+async function measure(
+  kit: EnvironmentKit,
+  traces: readonly Trace[],
+  count = 30,
+): Promise<{ full: EvalReport; expert: EvalReport }> {
+  const library = induceLibrary(traces, kit);
+  const tasks = kit.tasks!({ split: "unseen", count });
+  const run = (name: string) =>
+    runVariant({
+      name,
+      expert: name === "expert",
+      kit,
+      tasks,
+      library,
+      maxActions: 100,
+      progress: false,
+    });
+  return { full: (await run("full")).report, expert: (await run("expert")).report };
+}
+
+for (const kit of KITS) {
+  Deno.test(`${kit.name}: skills from 4 demonstrations per type solve 2-3x larger unseen tasks like the expert`, async () => {
+    const traces = await generateExpertTraces(kit, kit.tasks!({ split: "train", count: 8 }), {});
+    const { full, expert } = await measure(kit, traces);
+    assert.equal(expert.success_rate, 1);
+    assert.ok(
+      full.success_rate >= 0.95 * expert.success_rate,
+      `success ${full.success_rate} vs expert ${expert.success_rate}`,
+    );
+    assert.ok(
+      full.avg_steps <= 1.3 * expert.avg_steps,
+      `actions ${full.avg_steps} vs ${expert.avg_steps}`,
+    );
+    assert.ok(full.invalid_action_rate <= 0.05, `rejected ${full.invalid_action_rate}`);
+  });
+
+  Deno.test(`${kit.name}: more demonstrations never lower success`, async () => {
+    const all = await generateExpertTraces(kit, kit.tasks!({ split: "train", count: 16 }), {});
+    // The first 8 are 4 per type (types alternate by seed).
+    const fewer = await measure(kit, all.slice(0, 8), 20);
+    const more = await measure(kit, all, 20);
+    assert.ok(
+      more.full.success_rate >= fewer.full.success_rate,
+      `${more.full.success_rate} < ${fewer.full.success_rate}`,
+    );
+  });
+
+  Deno.test(`${kit.name}: no object of a demonstration appears in an induced skill or task program`, async () => {
+    const traces = await generateExpertTraces(kit, kit.tasks!({ split: "train", count: 8 }), {});
+    const library = induceLibrary(traces, kit);
+    noDemonstrationObjects(kit, traces, library);
+  });
+}
+
+Deno.test("garden: the task program loops over the goal's plants; deploy's over the wanted services", async () => {
+  for (const [kit, over] of [[gardenKit, /species/], [deployKit, /wanted\(x\)/]] as const) {
+    const traces = await generateExpertTraces(kit, kit.tasks!({ split: "train", count: 8 }), {});
+    const { templates } = induceLibrary(traces, kit);
+    assert.equal(templates.length, 2);
+    for (const t of templates) {
+      const loops = t.program?.nodes.filter((n) => n.kind === "loop") ?? [];
+      assert.equal(loops.length, 1, `${kit.name} ${t.type}`);
+      assert.ok(loops[0].kind === "loop");
+      assert.match(loops[0].over, over);
+    }
+  }
+});
+
+Deno.test("deploy (no landmarks declared): skills are cut where goal facts change, and choose the server themselves", async () => {
+  const traces = await generateExpertTraces(
+    deployKit,
+    deployKit.tasks!({ split: "train", count: 8 }),
+    {},
+  );
+  const { skills } = induceLibrary(traces, deployKit);
+  const deploy = skills.find((s) => s.doc.post?.includes("deployed"))!;
+  assert.deepEqual(deploy.params.map((p) => p.type), ["Service"]);
+  assert.equal(deploy.doc.post, "exists(v1: Server, deployed(service, v1))");
+  // Boot a server only when none has a free slot: the guard the next selection needs.
+  const guards = deploy.nodes.flatMap((n) => n.kind === "check" ? [n.cond] : []);
+  assert.ok(guards.includes("not exists(x: Server, free(x) > 0)"), guards.join("; "));
+});

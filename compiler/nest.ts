@@ -22,7 +22,7 @@ import type { SegmentGroup } from "./segment.ts";
 import type { FactStore } from "../runtime/fact_store.ts";
 import type { GroundedStep, GroundedTrace } from "./ground.ts";
 import type { Segment } from "./segment.ts";
-import { skillAction } from "./skill_action.ts";
+import { markCalls, skillAction } from "./skill_action.ts";
 
 /**
  * Nests the segments of each trace (see the module doc). `skillOf` names
@@ -165,7 +165,7 @@ export function nestGroups(
     segments: top,
     groups: nestedGroups,
     vocab: top.some((s) => spans.has(s))
-      ? { ...vocab, actions: { ...vocab.actions, ...calls } }
+      ? markCalls({ ...vocab, actions: { ...vocab.actions, ...calls } }, Object.keys(calls))
       : vocab,
   };
 }

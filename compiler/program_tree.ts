@@ -14,7 +14,14 @@ import { freeVars } from "../dsl/expr/vars.ts";
 export type Stmt =
   | { kind: "bind"; var: string; expr: string }
   | { kind: "act"; action: string; args: Record<string, string> }
-  | { kind: "if"; cond: string; then: Stmt[]; else: Stmt[] }
+  | {
+    kind: "if";
+    cond: string;
+    then: Stmt[];
+    else: Stmt[];
+    /** Check again after `then` (a while loop): repeat until the condition fails. */
+    repeat?: boolean;
+  }
   | { kind: "loop"; var: string; over: string; body: Stmt[] }
   | { kind: "succeed" }
   | { kind: "fail"; message: string; diagnosis?: string };
@@ -91,7 +98,7 @@ export function treeToSkill(tree: TreeSkill): SkillInput {
         const id = fresh("check");
         nodes.push({ id, kind: "check", cond: s.cond });
         const target = cont;
-        edges.push({ from: id, to: emit(s.then, target), label: "yes" });
+        edges.push({ from: id, to: emit(s.then, s.repeat ? () => id : target), label: "yes" });
         edges.push({ from: id, to: emit(s.else, target), label: "no" });
         return id;
       }

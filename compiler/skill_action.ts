@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ActionDecl } from "../dsl/vocabulary.ts";
+import type { ActionDecl, Vocabulary } from "../dsl/vocabulary.ts";
 import type { Param } from "../dsl/graph/schema.ts";
 
 /** A callable skill: name and parameters. */
@@ -31,4 +31,20 @@ export function skillAction(head: SkillHead): ActionDecl {
     params: head.params.map((p) => ({ name: p.name, type: p.type })),
     doc: `Call the skill ${head.name}.`,
   };
+}
+
+const callNames = new WeakMap<Vocabulary, ReadonlySet<string>>();
+
+/**
+ * Marks which actions of a vocabulary are skill calls (see `nest.ts`), so
+ * lifting can treat a call as a producer of what its postcondition says.
+ */
+export function markCalls(vocab: Vocabulary, names: Iterable<string>): Vocabulary {
+  callNames.set(vocab, new Set(names));
+  return vocab;
+}
+
+/** The actions of a vocabulary that are skill calls (none unless marked). */
+export function callActions(vocab: Vocabulary): ReadonlySet<string> {
+  return callNames.get(vocab) ?? new Set();
 }

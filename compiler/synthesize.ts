@@ -230,6 +230,7 @@ export function synthesizeProgram(
             member: m.id,
             step,
             facts: m.inst.segment.trace.states[step.index],
+            after: m.inst.segment.trace.states[step.index + 1],
             grounded: m.inst.segment.trace.steps[step.index],
             landmark: step.index === m.inst.segment.end - 1,
             scope: pick(m.scope, Object.keys(blockScope.types)),

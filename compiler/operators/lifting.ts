@@ -14,7 +14,8 @@ import { printExpr } from "../../dsl/expr/print.ts";
 import { freeVars, renameVars } from "../../dsl/expr/vars.ts";
 import { type FactView, formatLiteral, type Value } from "../../dsl/facts.ts";
 import { parseExpr } from "../../dsl/expr/parse.ts";
-import { isObjectType, type Vocabulary } from "../../dsl/vocabulary.ts";
+import { isAssignable, isObjectType, type Vocabulary } from "../../dsl/vocabulary.ts";
+import { callActions } from "../skill_action.ts";
 import type { Stmt } from "../program_tree.ts";
 import type { StepRef } from "../instances.ts";
 import type { GroundedStep } from "../ground.ts";
@@ -32,6 +33,8 @@ export interface Occurrence {
   scope: Record<string, Value>;
   /** The action is the segment's landmark step. */
   landmark: boolean;
+  /** The state after the action, when known. */
+  after?: FactView;
 }
 
 /** Variables in scope: name -> type, plus the expression each was bound with. */
@@ -189,11 +192,82 @@ export function liftAction(
     }
   }
   const act: Stmt = { kind: "act", action, args };
+  // A call of a skill that raised a quantity of its argument up to what a
+  // later step needs is repeated while the quantity falls short (one batch
+  // of a recipe may not be enough).
+  const repeat = callActions(vocab).has(action)
+    ? quantityGuard(occurrences, args, memberScope, { ...scope.types, ...types }, vocab)
+    : undefined;
+  if (repeat) {
+    notes.push(`${action}: repeated while ${repeat}`);
+    return {
+      stmts: [{ kind: "if", cond: repeat, then: [...binds, act], else: [], repeat: true }],
+      values,
+      types: {},
+      notes,
+    };
+  }
   const stmts: Stmt[] = guard ? [{ kind: "if", cond: guard, then: [...binds, act], else: [] }] : [
     ...binds,
     act,
   ];
   return { stmts, values, types: guard ? {} : types, notes };
+}
+
+/**
+ * `f(v) < E` for a call whose argument `v` had `f(v)` below `E` before the
+ * call and at least `E` after it, in every occurrence: `f` a numeric
+ * function of the argument (`count(item)`), `E` a function of variables in
+ * scope (`need(recipe, item)`).
+ */
+function quantityGuard(
+  occurrences: readonly Occurrence[],
+  args: Readonly<Record<string, string>>,
+  scopeOf: (o: Occurrence) => Record<string, Value>,
+  varTypes: Readonly<Record<string, string>>,
+  vocab: Vocabulary,
+): string | undefined {
+  if (occurrences.some((o) => o.after === undefined)) return undefined;
+  const numeric = Object.entries(vocab.functions).filter(([, f]) => f.returns === "Num");
+  for (const v of Object.values(args)) {
+    if (!(v in varTypes)) continue;
+    for (const [f, decl] of numeric) {
+      if (decl.params.length !== 1 || !isAssignable(vocab, varTypes[v], decl.params[0])) continue;
+      const term = `${f}(${v})`;
+      const before = occurrences.map((o) => evalText(term, o.facts, scopeOf(o), vocab));
+      const after = occurrences.map((o) => evalText(term, o.after!, scopeOf(o), vocab));
+      for (const [g, gdecl] of numeric) {
+        if (g === f || gdecl.params.length === 0 || gdecl.params.length > 2) continue;
+        for (const tuple of typedTuples(gdecl.params, varTypes, vocab)) {
+          if (!tuple.includes(v)) continue;
+          const need = `${g}(${tuple.join(", ")})`;
+          const fits = occurrences.every((o, i) => {
+            const e = evalText(need, o.facts, scopeOf(o), vocab);
+            const b = before[i];
+            const a = after[i];
+            return typeof e === "number" && typeof b === "number" && typeof a === "number" &&
+              b < e && e <= a;
+          });
+          if (fits) return `${term} < ${need}`;
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Tuples of scope variables whose types fit the parameter types, in order. */
+function typedTuples(
+  params: readonly string[],
+  varTypes: Readonly<Record<string, string>>,
+  vocab: Vocabulary,
+): string[][] {
+  let out: string[][] = [[]];
+  for (const type of params) {
+    const fits = Object.keys(varTypes).filter((v) => isAssignable(vocab, varTypes[v], type));
+    out = out.flatMap((t) => fits.map((v) => [...t, v]));
+  }
+  return out;
 }
 
 /**

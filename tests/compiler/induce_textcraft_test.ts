@@ -141,7 +141,18 @@ Deno.test("from depth-2 traces the craft skill crafts a craftable ingredient by 
   const call = skill.nodes.find((n) => n.kind === "primitive" && n.action === "craft_item");
   assert.ok(call && call.kind === "primitive");
   assert.deepEqual(call.args, { item: loop.var });
-  const guard = skill.edges.find((e) => e.to === call.id && e.label === "yes");
+  // Repeated while the ingredient falls short (one batch may not be enough) ...
+  const again = skill.edges.find((e) => e.to === call.id && e.label === "yes");
+  const repeat = skill.nodes.find((n) => n.id === again?.from);
+  assert.ok(repeat && repeat.kind === "check");
+  assert.match(repeat.cond, new RegExp(`^count\\(${loop.var}\\) < need\\(\\w+, ${loop.var}\\)$`));
+  assert.ok(
+    skill.edges.some((e) => e.from === call.id && e.to === repeat.id && e.label === "next"),
+  );
+  // ... and only for a craftable ingredient.
+  const guard = skill.edges.find((e) =>
+    e.to === repeat.id && e.label === "yes" && e.from !== call.id
+  );
   const check = skill.nodes.find((n) => n.id === guard?.from);
   assert.ok(check && check.kind === "check");
   assert.equal(check.cond, `craftable(${loop.var})`);

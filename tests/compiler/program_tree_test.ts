@@ -143,3 +143,27 @@ Deno.test("exprSize() counts AST nodes, and 0 for a text that does not parse", (
   assert.equal(exprSize("-count(x)"), 3);
   assert.equal(exprSize("is_open("), 0);
 });
+
+Deno.test("treeToSkill() compiles a repeated if to a check its branch returns to (a while loop)", () => {
+  const skill = treeToSkill({
+    name: "top_up",
+    vocabulary: "boxes",
+    params: [{ name: "x", type: "Ball" }],
+    doc: { summary: "Grab until there are enough." },
+    body: [
+      {
+        kind: "if",
+        cond: "count(x) < want(x)",
+        then: [{ kind: "act", action: "grab", args: { x: "x" } }],
+        else: [],
+        repeat: true,
+      },
+    ],
+  });
+  assert.deepEqual(skill.edges, [
+    { from: "grab", to: "check", label: "next" },
+    { from: "check", to: "grab", label: "yes" },
+    { from: "check", to: "success", label: "no" },
+  ]);
+  assert.ok(validateSkill(skill, BOX_VOCAB).ok);
+});

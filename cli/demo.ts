@@ -11,6 +11,7 @@ import type { Trace } from "../dsl/trace.ts";
 import { readTraces } from "../compiler/trace_io.ts";
 import type { EnvironmentKit } from "../runtime/environment.ts";
 import { environmentKit } from "../environments/registry.ts";
+import { describeProgram } from "../compiler/task_program.ts";
 import type { TaskTemplate } from "../runtime/task_template.ts";
 import { intFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
 import { ALFWORLD_DEMOS, builtinTraces, SHARED_DATA, taskList } from "./_tasks.ts";
@@ -162,6 +163,7 @@ function describeSkill(skill: Skill): string {
 }
 
 function describeTemplate(t: TaskTemplate): string {
+  if (t.program) return `task program ${t.type}: ${describeProgram(t.program)}`;
   const calls = t.steps.map((s) =>
     `${s.skill}(${s.args.map((a) => `${a.name} := ${a.expr ?? "?"}`).join(", ")})`
   );

@@ -10,6 +10,7 @@ import { readTraces } from "../compiler/trace_io.ts";
 import { induceSkills, type Induction } from "../compiler/induce.ts";
 import { writeLibrary } from "../compiler/write_library.ts";
 import { learnTemplates } from "../compiler/templates.ts";
+import { describeProgram } from "../compiler/task_program.ts";
 import { learnActionModelFromTraces } from "../compiler/action_model_from_traces.ts";
 import { saveActionModel } from "../runtime/library.ts";
 import type { TaskTemplate } from "../runtime/task_template.ts";
@@ -213,6 +214,10 @@ function printSummary(
   }
   console.log(`${templates.length} task templates:`);
   for (const t of templates) {
+    if (t.program) {
+      console.log(`  ${t.type}: ${describeProgram(t.program)} (${t.traces} demonstrations)`);
+      continue;
+    }
     const calls = t.steps.map((s) => s.skill).join(", ");
     const alt = t.alternatives.length > 0 ? `, ${t.alternatives.length} alternatives` : "";
     console.log(`  ${t.type}: ${calls} (${t.support} of ${t.traces} demonstrations${alt})`);

@@ -176,3 +176,55 @@ export function induceTaskProgram(
     loop: best.loop,
   };
 }
+
+/**
+ * A task program in one line, statements in graph order from the entry:
+ * `item := select_one(...); for p in select_all(...): water_plant(plant = p)`.
+ * Loop bodies and branches are bracketed; for people reading a summary.
+ *
+ * @example Usage
+ * ```ts
+ * import { describeProgram } from "./task_program.ts";
+ * console.log(describeProgram({
+ *   format: "skillc/skill@1", name: "t", vocabulary: "v", params: [], doc: { summary: "" },
+ *   entry: "a",
+ *   nodes: [
+ *     { id: "a", kind: "primitive", action: "fetch", args: {} },
+ *     { id: "ok", kind: "terminal", outcome: "success" },
+ *   ],
+ *   edges: [{ from: "a", to: "ok", label: "next" }],
+ * })); // fetch()
+ * ```
+ */
+export function describeProgram(skill: Skill): string {
+  const out = new Map<string, Record<string, string>>();
+  for (const e of skill.edges) out.set(e.from, { ...out.get(e.from), [e.label]: e.to });
+  const nodes = new Map(skill.nodes.map((n) => [n.id, n]));
+  const seen = new Set<string>();
+  const walk = (id: string | undefined, stop: ReadonlySet<string>): string[] => {
+    const parts: string[] = [];
+    while (id !== undefined && !seen.has(id) && !stop.has(id)) {
+      seen.add(id);
+      const n = nodes.get(id)!;
+      const edges = out.get(id) ?? {};
+      if (n.kind === "data") parts.push(`${n.var} := ${n.expr}`);
+      else if (n.kind === "primitive") {
+        const args = Object.entries(n.args).map(([k, v]) => `${k} = ${v}`).join(", ");
+        parts.push(`${n.action}(${args})`);
+      } else if (n.kind === "loop") {
+        const body = walk(edges.body, new Set([...stop, id]));
+        parts.push(`for ${n.var} in ${n.over}: [${body.join("; ")}]`);
+        id = edges.done;
+        continue;
+      } else if (n.kind === "check") {
+        const then = walk(edges.yes, new Set([...stop, ...(edges.no ? [edges.no] : [])]));
+        parts.push(`if ${n.cond}: [${then.join("; ")}]`);
+        id = edges.no;
+        continue;
+      } else if (n.outcome === "failure") parts.push(`fail`);
+      id = edges.next;
+    }
+    return parts;
+  };
+  return walk(skill.entry, new Set()).join("; ");
+}

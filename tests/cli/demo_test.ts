@@ -26,7 +26,10 @@ Deno.test("demo induces from built-in demonstrations and compares the variants o
   assert.match(r.stdout, /== 1\. Demonstrations ==\nThe expert solved 20 depth-1 tasks/);
   assert.match(r.stdout, /== 2\. Induction ==/);
   assert.match(r.stdout, /skill craft_item\(item: Item\): 1 loop/);
-  assert.match(r.stdout, /template depth1: craft_item\(item := /);
+  assert.match(
+    r.stdout,
+    /task program depth1: item := select_one\(x: Item, goal\(x, 1\)\); craft_item\(item = item\)/,
+  );
   const rows = tableRows(r.stdout, /^== 3\. Evaluation on 9 depth 2-4 tasks ==$/);
   assert.deepEqual([...rows.keys()], ["variant", "expert", "linear", "full", "hone"]);
   assert.deepEqual(rows.get("variant"), [

@@ -82,6 +82,12 @@ Deno.test("induce --json prints the summary object and writes the library", asyn
   assert.equal(index.templates.length, 1);
   assert.equal(index.templates[0].type, "depth1");
   assert.deepEqual(index.templates[0].steps.map((s: { skill: string }) => s.skill), ["craft_item"]);
+  // ... as a task program stored with the template.
+  assert.deepEqual(
+    index.templates[0].program.nodes.filter((n: { kind: string }) => n.kind === "primitive")
+      .map((n: { action: string }) => n.action),
+    ["craft_item"],
+  );
   await Deno.stat(`${dir}/lib/package/mod.ts`);
   const { loadActionModel } = await import("../../runtime/library.ts");
   const { textcraftKit } = await import("../../environments/textcraft/mod.ts");

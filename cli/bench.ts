@@ -56,7 +56,9 @@ Options:
   --env <name>           textcraft, alfworld, garden, deploy or all (default all)
   --data <dir>           benchmark data folder (default ../shared/data)
   --out <dir>            where results.md and results.json go (default bench)
-  --train <n>            TextCraft depth-1 demonstrations (default 50)
+  --train <n>            TextCraft demonstrations (default 50)
+  --train-depths <list>  depths of the TextCraft demonstrations, e.g. 2 or 1,2
+                         (taken in turn; default 1)
   --n <n>                TextCraft evaluation tasks (default 200)
   --max-actions <n>      actions per episode (default: TextCraft 100,
                          ALFWorld 50, ReAct's limit); skill calls may be as
@@ -97,6 +99,7 @@ async function main(): Promise<number> {
     data: { type: "string" },
     out: { type: "string" },
     train: { type: "string" },
+    "train-depths": { type: "string" },
     n: { type: "string" },
     "max-actions": { type: "string" },
     json: { type: "boolean" },
@@ -113,6 +116,7 @@ async function main(): Promise<number> {
   }
   const data = (flags.data ?? SHARED_DATA).replace(/\/+$/, "");
   const train = positive("train", flags.train, 50);
+  const trainDepths = depthList(flags["train-depths"] ?? "1");
   const n = positive("n", flags.n, 200);
   const maxActions = flags["max-actions"] === undefined
     ? undefined
@@ -121,7 +125,9 @@ async function main(): Promise<number> {
 
   const results: EnvResult[] = [];
   if (which === "all" || which === "textcraft") {
-    results.push(await bench(await textcraftSetup(data, train, n, maxActions ?? 100)));
+    results.push(
+      await bench(await textcraftSetup(data, train, trainDepths, n, maxActions ?? 100)),
+    );
   }
   if (which === "all" || which === "alfworld") {
     results.push(await bench(await alfworldSetup(data, maxActions ?? 50)));
@@ -150,6 +156,7 @@ async function main(): Promise<number> {
 async function textcraftSetup(
   data: string,
   train: number,
+  depths: readonly number[],
   n: number,
   maxActions: number,
 ): Promise<Setup> {
@@ -157,13 +164,23 @@ async function textcraftSetup(
   const recipes = `${data}/${TEXTCRAFT_RECIPES}`;
   await mustExist(recipes);
   const envOptions = { recipes };
-  console.error(`textcraft: the expert demonstrates ${train} depth-1 tasks...`);
-  const traces = await builtinTraces(kit, { count: train, envOptions });
+  const what = `depth-${depths.join(" and depth-")}`;
+  console.error(`textcraft: the expert demonstrates ${train} ${what} tasks...`);
+  const traces = depths.length === 1 && depths[0] === 1
+    ? await builtinTraces(kit, { count: train, envOptions })
+    : await generateExpertTraces(
+      kit,
+      taskList(kit, { split: "train", depths: [...depths], n: train }),
+      {
+        envOptions,
+      },
+    );
   return {
     kit,
     envOptions,
     traces,
-    source: `expert traces of ${train} depth-1 tasks (seeds 1-${train}), full recipe set`,
+    source:
+      `expert traces of ${train} ${what} tasks (seeds from 1, depths in turn), full recipe set`,
     tasks: taskList(kit, { n }),
     taskText: `${n} tasks of depth 2-4 (depths in turn, seeds from 1), full recipe set`,
     maxActions,
@@ -323,6 +340,14 @@ async function mustExist(path: string): Promise<void> {
   } catch {
     throw new UsageError(`Benchmark data not found: "${path}" (set --data <dir>)`);
   }
+}
+
+function depthList(text: string): number[] {
+  const depths = text.split(",").map((d) => Number(d.trim()));
+  if (depths.some((d) => !Number.isInteger(d) || d < 1 || d > 4)) {
+    throw new UsageError(`--train-depths must list depths 1-4 such as "1,2", got "${text}"`);
+  }
+  return depths;
 }
 
 function positive(name: string, value: string | undefined, fallback: number): number {

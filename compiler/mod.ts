@@ -29,6 +29,7 @@ export {
   segmentParams,
   segmentTrace,
   segmentTraces,
+  staticPredicates,
 } from "./segment.ts";
 export {
   consistencyRegion,
@@ -68,6 +69,7 @@ export {
 } from "./operators/crossover.ts";
 export { type Synthesis, synthesizeProgram } from "./synthesize.ts";
 export {
+  induceBest,
   type InducedSkill,
   induceGroup,
   type InduceOptions,
@@ -79,3 +81,13 @@ export {
 export { generatePackage, packageFiles, type PackageOptions, skillIdentifiers } from "./package.ts";
 export { writeLibrary, type WriteLibraryOptions } from "./write_library.ts";
 export { goalPattern, learnTemplates, type LearnTemplatesOptions } from "./templates.ts";
+export {
+  describeProgram,
+  induceTaskProgram,
+  type TaskDemo,
+  type TaskProgram,
+  taskTrace,
+  taskVocabulary,
+} from "./task_program.ts";
+export { callActions, skillAction, type SkillHead } from "./skill_action.ts";
+export { nestGroups, nestSegments } from "./nest.ts";

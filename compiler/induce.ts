@@ -16,7 +16,7 @@
  * @module
  */
 import type { Trace } from "../dsl/trace.ts";
-import type { Skill } from "../dsl/graph/schema.ts";
+import { nodeExpressions, type Skill } from "../dsl/graph/schema.ts";
 import { assertVocabulary, type Vocabulary } from "../dsl/vocabulary.ts";
 import type { EnvironmentKit } from "../runtime/environment.ts";
 import { compileSkill, formatIssues, type Program } from "../runtime/program.ts";
@@ -390,18 +390,7 @@ export function measure(
 export function skillSize(skill: Skill): number {
   let size = skill.nodes.length;
   for (const n of skill.nodes) {
-    const texts = n.kind === "data"
-      ? [n.expr]
-      : n.kind === "check"
-      ? [n.cond]
-      : n.kind === "loop"
-      ? [n.over]
-      : n.kind === "primitive"
-      ? Object.values(n.args)
-      : n.diagnosis
-      ? [n.diagnosis]
-      : [];
-    for (const t of texts) size += exprNodes(t);
+    for (const t of nodeExpressions(n)) size += exprNodes(t);
   }
   return size;
 }

@@ -237,3 +237,28 @@ export const OUT_EDGES: Record<Node["kind"], { required: EdgeLabel[]; optional: 
   primitive: { required: ["next"], optional: ["failed"] },
   terminal: { required: [], optional: [] },
 };
+
+/**
+ * The expression texts of a node: a data node's expression, a check's
+ * condition, a loop's list, a primitive's arguments, a terminal's diagnosis.
+ *
+ * @example Usage
+ * ```ts
+ * import { nodeExpressions } from "./schema.ts";
+ * console.log(nodeExpressions({ id: "c", kind: "check", cond: "is_open(b)" })); // [ "is_open(b)" ]
+ * ```
+ */
+export function nodeExpressions(node: Node): string[] {
+  switch (node.kind) {
+    case "data":
+      return [node.expr];
+    case "check":
+      return [node.cond];
+    case "loop":
+      return [node.over];
+    case "primitive":
+      return Object.values(node.args);
+    case "terminal":
+      return node.diagnosis !== undefined ? [node.diagnosis] : [];
+  }
+}

@@ -3,26 +3,14 @@
 // program: lifting never bakes an episode's object into a skill.
 import assert from "node:assert/strict";
 import { groundTrace } from "../../compiler/ground.ts";
-import type { Skill } from "../../dsl/graph/schema.ts";
+import { nodeExpressions, type Skill } from "../../dsl/graph/schema.ts";
 import type { Trace } from "../../dsl/trace.ts";
 import type { EnvironmentKit } from "../../runtime/environment.ts";
 import type { TaskTemplate } from "../../runtime/task_template.ts";
 
 /** The string literals of every expression of a skill. */
 function literals(skill: Skill): string[] {
-  const texts = skill.nodes.flatMap((n) =>
-    n.kind === "data"
-      ? [n.expr]
-      : n.kind === "check"
-      ? [n.cond]
-      : n.kind === "loop"
-      ? [n.over]
-      : n.kind === "primitive"
-      ? Object.values(n.args)
-      : n.diagnosis !== undefined
-      ? [n.diagnosis]
-      : []
-  );
+  const texts = skill.nodes.flatMap(nodeExpressions);
   if (skill.doc.post !== undefined) texts.push(skill.doc.post);
   if (skill.doc.pre !== undefined) texts.push(skill.doc.pre);
   return texts.flatMap((t) => [...t.matchAll(/'((?:[^'\\]|\\.)*)'/g)].map((m) => m[1]));

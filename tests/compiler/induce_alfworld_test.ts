@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readTraces } from "../../compiler/trace_io.ts";
 import { induceSkills, type Induction } from "../../compiler/induce.ts";
 import { alfworldKit, splitTaskIds } from "../../environments/alfworld/mod.ts";
-import type { Node, Skill } from "../../dsl/graph/schema.ts";
+import { type Node, nodeExpressions, type Skill } from "../../dsl/graph/schema.ts";
 import { compileSkill } from "../../runtime/program.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
 import { collectRun, runSkill } from "../../runtime/interpreter.ts";
@@ -24,20 +24,7 @@ const next = (skill: Skill, id: string, label: string): Node | undefined => {
   const to = skill.edges.find((e) => e.from === id && e.label === label)?.to;
   return skill.nodes.find((n) => n.id === to);
 };
-const texts = (skill: Skill): string[] =>
-  skill.nodes.flatMap((n) =>
-    n.kind === "data"
-      ? [n.expr]
-      : n.kind === "check"
-      ? [n.cond]
-      : n.kind === "loop"
-      ? [n.over]
-      : n.kind === "primitive"
-      ? Object.values(n.args)
-      : n.diagnosis
-      ? [n.diagnosis]
-      : []
-  );
+const texts = (skill: Skill): string[] => skill.nodes.flatMap(nodeExpressions);
 
 for (const kind of ["act", "react"]) {
   Deno.test(`induction from the 12 ${kind}_* demonstrations yields a small library of the expected skills`, () => {

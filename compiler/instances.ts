@@ -34,6 +34,11 @@ export interface LoopItem {
   iterations: StepRef[][];
   /** Whether the segment ends inside the last iteration. */
   exits: boolean;
+  /**
+   * The loop's element in each iteration, when it is not the object of the
+   * iteration's first step (an object related to it, see `LoopPlan.related`).
+   */
+  elements?: (string | number)[];
 }
 
 /** An element of an instance's top-level sequence. */

@@ -313,7 +313,10 @@ export function synthesizeProgram(
           inst: m.inst,
           elems: it.map((step) => ({ kind: "step" as const, step })),
           exits: loop.exits && k === loop.iterations.length - 1,
-          scope: { ...m.scope, [loopVar]: it[0].args[roleIn(plan, it[0].action)] },
+          scope: {
+            ...m.scope,
+            [loopVar]: loop.elements?.[k] ?? it[0].args[roleIn(plan, it[0].action)],
+          },
           cursor: it[0].index,
         });
       });
@@ -393,9 +396,16 @@ export function synthesizeProgram(
     what: string,
     first: string[] = [],
   ): string => {
-    const found = inventPredicate({ vocab, varTypes: s.types }, positives, negatives, {
-      prefer: [first, s.loopVar ? [s.loopVar] : [], Object.keys(paramTypes)],
-    });
+    const ctx = { vocab, varTypes: s.types };
+    const prefer = { prefer: [first, s.loopVar ? [s.loopVar] : [], Object.keys(paramTypes)] };
+    // A conjunction true where the block runs; else the negation of one true
+    // where it is skipped (a disjunction: "craftable or a family").
+    const direct = inventPredicate(ctx, positives, negatives, prefer);
+    const flipped = direct || positives.length === 0
+      ? undefined
+      : inventPredicate(ctx, negatives, positives, prefer);
+    const found = direct ??
+      (flipped && flipped.text !== "true" ? { text: `not (${flipped.text})` } : undefined);
     if (found) {
       notes.push(
         `branch (${what}): ${found.text} [${positives.length} take it, ${negatives.length} skip it]`,

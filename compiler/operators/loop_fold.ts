@@ -28,6 +28,11 @@ export interface LoopPlan {
    * fetched, or crafted by a call of the skill itself).
    */
   alternates?: Record<string, string>;
+  /**
+   * An iteration's element may be an object of the list that a fact relates
+   * to its first step's object (see {@linkcode relatedElement}).
+   */
+  related?: boolean;
   /** Loop variable name and type. */
   var: string;
   type: string;
@@ -79,20 +84,29 @@ export function splitIterations(
   role: string,
   seenBefore: (object: string | number, step: StepRef) => boolean = () => true,
   alternates: Readonly<Record<string, string>> = {},
-): { prefix: StepRef[]; iterations: StepRef[][]; suffix: StepRef[] } {
+  elementOf: (step: StepRef, object: string | number) => string | number = (_s, o) => o,
+): {
+  prefix: StepRef[];
+  iterations: StepRef[][];
+  suffix: StepRef[];
+  /** The loop's element of each iteration (the object its first step acts on, or relates to). */
+  elements: (string | number)[];
+} {
   const roles: Record<string, string> = { ...alternates, [head]: role };
   // The head starts an iteration; an alternate only where it acts on
-  // another object than the iteration in progress (else it belongs to it).
+  // another element than the iteration in progress (else it belongs to it).
   const starts: number[] = [];
+  const elements: (string | number)[] = [];
   let current: string | number | undefined;
   steps.forEach((s, i) => {
     if (!(s.action in roles)) return;
-    const object = s.args[roles[s.action]];
-    if (s.action !== head && starts.length > 0 && object === current) return;
+    const element = elementOf(s, s.args[roles[s.action]]);
+    if (s.action !== head && starts.length > 0 && element === current) return;
     starts.push(i);
-    current = object;
+    elements.push(element);
+    current = element;
   });
-  if (starts.length === 0) return { prefix: steps, iterations: [], suffix: [] };
+  if (starts.length === 0) return { prefix: steps, iterations: [], suffix: [], elements: [] };
   const prefix = steps.slice(0, starts[0]);
   const iterations: StepRef[][] = [];
   for (let k = 0; k < starts.length - 1; k++) {
@@ -108,7 +122,31 @@ export function splitIterations(
     Object.values(last[end].args).some((v) => v === object || !seenBefore(v, last[0]))
   ) end++;
   iterations.push(last.slice(0, end));
-  return { prefix, iterations, suffix: last.slice(end) };
+  return { prefix, iterations, suffix: last.slice(end), elements };
+}
+
+/**
+ * The element an action relates to: its object when the list holds it,
+ * else the one element of the list not yet taken that a fact of the state
+ * links to the object (an ingredient listed as a family, crafted as one of
+ * its members); else the object itself.
+ */
+export function relatedElement(
+  list: readonly Value[],
+  facts: FactView,
+  object: string | number,
+  vocab: Vocabulary,
+  taken: ReadonlySet<Value>,
+): string | number {
+  if (list.includes(object)) return object;
+  const linked = list.filter((e) =>
+    !taken.has(e) && typeof e === "string" && typeof object === "string" &&
+    Object.entries(vocab.predicates).some(([pred, decl]) =>
+      decl.params.length === 2 &&
+      (facts.has({ pred, args: [object, e] }) || facts.has({ pred, args: [e, object] }))
+    )
+  );
+  return linked.length === 1 ? linked[0] as string : object;
 }
 
 /**
@@ -142,23 +180,31 @@ export function planLoop(
   if (!best) return undefined;
   const [head, role] = best[0].split("\u0000");
   const declared = vocab.actions[head].params.find((p) => p.name === role)?.type ?? "Object";
-  const gather = (alternates: Record<string, string>) => {
+  const gather = (alternates: Record<string, string>, filter?: Binding) => {
     const roles: Record<string, string> = { ...alternates, [head]: role };
     const examples: LoopExample[] = [];
     let type = declared;
     for (const inst of instances) {
       const steps = inst.items.flatMap((it) => it.kind === "step" ? [it.step] : []);
-      const { iterations, suffix } = splitIterations(steps, head, role, seenIn(inst), alternates);
+      const relate = filter ? relation(inst, steps, roles, filter, vocab) : undefined;
+      const { iterations, suffix, elements } = splitIterations(
+        steps,
+        head,
+        role,
+        seenIn(inst),
+        alternates,
+        relate,
+      );
       if (iterations.length < 2) continue;
       const startFacts = inst.segment.trace.states[iterations[0][0].index];
-      const all = iterations.map((it) => it[0].args[roles[it[0].action]]);
+      const all = elements;
       const exits = !options.enumerate && suffix.length === 0;
       // Each object in the state its iteration began in: a filter that keeps
       // holding only for the objects still to visit is the most specific.
       const visited: Value[] = [];
-      for (const it of iterations) {
+      for (const [k, it] of iterations.entries()) {
         const facts = inst.segment.trace.states[it[0].index];
-        const target = it[0].args[roles[it[0].action]];
+        const target = elements[k];
         type = facts.typeOf(String(target)) ?? type;
         examples.push({
           facts,
@@ -178,7 +224,7 @@ export function planLoop(
   let alternates: Record<string, string> = {};
   let { examples, type } = gather(alternates);
   if (examples.length === 0) return undefined;
-  const select = chooseFilter(examples, vocab, paramTypes, type);
+  let select = chooseFilter(examples, vocab, paramTypes, type);
   if (!select || !isSelectOne(select.expr)) return undefined;
   // Other actions on objects of the same type may start an iteration too,
   // when the filter chosen with them still fits every iteration (and no
@@ -195,16 +241,36 @@ export function planLoop(
     ) {
       continue;
     }
+    // An action on the segment's own parameter (crafting the item itself)
+    // is what the loop prepares for, not one of its iterations.
+    const onParam = instances.some((i) =>
+      i.items.some((it) =>
+        it.kind === "step" && it.step.action === name &&
+        Object.values(i.args).includes(it.step.args[param.name])
+      )
+    );
+    if (onParam) continue;
     const trial = { ...alternates, [name]: param.name };
-    const wider = gather(trial);
+    // Its objects are the list's elements, or objects a fact relates to one.
+    let wider = gather(trial, select);
     if (wider.examples.length <= examples.length) continue;
-    // The filter chosen without it must hold for its objects too: an
-    // alternate never loosens the loop (the crafted output is no ingredient).
-    if (!fitsAll(select, wider.examples, vocab)) continue;
+    // The filter must hold for every element, the new ones included: the one
+    // chosen without them if it does, else one chosen with them all.
+    let filter: Binding | undefined = select;
+    if (!fitsAll(filter, wider.examples, vocab)) {
+      // Only an enumeration's list may be chosen anew: a search keeps where it looks.
+      if (wider.examples.some((e) => e.exits)) continue;
+      filter = chooseFilter(wider.examples, vocab, paramTypes, wider.type);
+      if (!filter || !isSelectOne(filter.expr)) continue;
+      wider = gather(trial, filter);
+      if (!fitsAll(filter, wider.examples, vocab)) continue;
+    }
     alternates = trial;
     ({ examples, type } = wider);
+    select = filter;
   }
   const q = select.expr;
+  if (!isSelectOne(q)) return undefined;
   const filter: Expr = { ...q, op: "select_all" };
   const taken = new Set(Object.keys(paramTypes));
   let name = role;
@@ -213,7 +279,7 @@ export function planLoop(
   return {
     head,
     role,
-    ...(Object.keys(alternates).length > 0 ? { alternates } : {}),
+    ...(Object.keys(alternates).length > 0 ? { alternates, related: true } : {}),
     var: name,
     type,
     pre: select.steps.map((s) => ({ var: s.var, expr: s.text, type: typeOfStep(s.expr) })),
@@ -317,6 +383,30 @@ function chooseFilter(
   return best?.b;
 }
 
+/**
+ * The element of each step for an instance: the loop's list is evaluated
+ * where its first candidate step starts, and each step's object is related
+ * to an element not taken yet (see {@linkcode relatedElement}).
+ */
+function relation(
+  inst: Instance,
+  steps: readonly StepRef[],
+  roles: Readonly<Record<string, string>>,
+  filter: Binding,
+  vocab: Vocabulary,
+): (step: StepRef, object: string | number) => string | number {
+  const first = steps.find((s) => s.action in roles);
+  if (!first || !isSelectOne(filter.expr)) return (_s, o) => o;
+  const all: Expr = { ...filter.expr, op: "select_all" };
+  const list = listAt(filter, all, inst.segment.trace.states[first.index], inst.args, vocab) ?? [];
+  const taken = new Set<Value>();
+  return (step, object) => {
+    const e = relatedElement(list, inst.segment.trace.states[step.index], object, vocab, taken);
+    taken.add(e);
+    return e;
+  };
+}
+
 /** Whether a loop filter holds, when each iteration began, for that iteration's object. */
 function fitsAll(b: Binding, examples: readonly LoopExample[], vocab: Vocabulary): boolean {
   const q = b.expr as Extract<Expr, { kind: "quant" }>;
@@ -373,12 +463,27 @@ export function foldInstance(
   options: LoopOptions = {},
 ): Instance {
   const steps = inst.items.flatMap((it) => it.kind === "step" ? [it.step] : []);
-  const { prefix, iterations, suffix } = splitIterations(
+  const roles: Record<string, string> = { ...plan.alternates, [plan.head]: plan.role };
+  let relate: ((step: StepRef, object: string | number) => string | number) | undefined;
+  if (plan.related) {
+    const first = steps.find((s) => s.action in roles);
+    const list = first
+      ? listOf(plan, inst.segment.trace.states[first.index], inst.args, vocab) ?? []
+      : [];
+    const taken = new Set<Value>();
+    relate = (step, object) => {
+      const e = relatedElement(list, inst.segment.trace.states[step.index], object, vocab, taken);
+      taken.add(e);
+      return e;
+    };
+  }
+  const { prefix, iterations, suffix, elements } = splitIterations(
     steps,
     plan.head,
     plan.role,
     seenIn(inst),
     plan.alternates,
+    relate,
   );
   if (iterations.length === 0) return inst;
   // Iterations before the first whose object is in the loop's list stay
@@ -390,14 +495,21 @@ export function foldInstance(
       plan,
       inst.segment.trace.states[iterations[first][0].index],
       inst.args,
-      iterations[first][0].args[roleIn(plan, iterations[first][0].action)],
+      elements[first],
       vocab,
     )
   ) first++;
   if (first === iterations.length) return inst;
   const looped = iterations.slice(first);
   const exits = !options.enumerate && suffix.length === 0;
-  const loop: Item = { kind: "loop", head: plan.head, role: plan.role, iterations: looped, exits };
+  const loop: Item = {
+    kind: "loop",
+    head: plan.head,
+    role: plan.role,
+    iterations: looped,
+    exits,
+    elements: elements.slice(first),
+  };
   const items: Item[] = [
     ...[...prefix, ...iterations.slice(0, first).flat()].map((step): Item => ({
       kind: "step",
@@ -416,21 +528,31 @@ export function roleIn(plan: LoopPlan, action: string): string {
 
 function inList(
   plan: LoopPlan,
-  facts: import("../../dsl/facts.ts").FactView,
+  facts: FactView,
   args: Record<string, Value>,
   object: Value,
   vocab: Vocabulary,
 ): boolean {
+  return listOf(plan, facts, args, vocab)?.includes(object) ?? false;
+}
+
+/** The loop's list in a state: its bindings, then its `select_all`. */
+function listOf(
+  plan: LoopPlan,
+  facts: FactView,
+  args: Record<string, Value>,
+  vocab: Vocabulary,
+): Value[] | undefined {
   const scope: Record<string, Value> = { ...args };
   for (const p of plan.pre) {
     const e = parseExpr(p.expr);
-    if (!e.ok) return false;
+    if (!e.ok) return undefined;
     const r = evalExpr(e.value, { vocab, facts, scope });
-    if (!r.ok) return false;
+    if (!r.ok) return undefined;
     scope[p.var] = r.value;
   }
   const over = parseExpr(plan.over);
-  if (!over.ok) return false;
+  if (!over.ok) return undefined;
   const r = evalExpr(over.value, { vocab, facts, scope });
-  return r.ok && Array.isArray(r.value) && r.value.includes(object);
+  return r.ok && Array.isArray(r.value) ? r.value : undefined;
 }

@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import type { Instance, Item, StepRef } from "../../compiler/instances.ts";
-import { foldInstance, planLoop, splitIterations } from "../../compiler/operators/loop_fold.ts";
+import {
+  foldInstance,
+  planLoop,
+  relatedElement,
+  splitIterations,
+} from "../../compiler/operators/loop_fold.ts";
+import { FactStore } from "../../runtime/fact_store.ts";
 import { BOX_VOCAB, facts, firstInstance, goStep, handTrace, takeStep } from "./_induce_toy.ts";
 
 /** A step reference from an action text of the box vocabulary (index = position). */
@@ -66,6 +72,7 @@ Deno.test("splitIterations() without the head gives the whole sequence as prefix
     prefix: steps,
     iterations: [],
     suffix: [],
+    elements: [],
   });
   const one = splitIterations(refs("go to b1"), "go", "b");
   assert.deepEqual(one.iterations.map(texts), [["go to b1"]]);
@@ -209,4 +216,38 @@ Deno.test("foldInstance() marks a loop followed by more steps as not exiting", (
     "open f3",
     "take z4 from f3",
   ]);
+});
+
+Deno.test("splitIterations() starts an iteration at another action on a new element, related or not", () => {
+  // Go to b1 and open it (the alternate on the same box stays in its iteration),
+  // then open b2 (the alternate on a new box starts one).
+  const steps = refs("go to b1", "open b1", "take x1 from b1", "open b2", "take x2 from b2");
+  const split = splitIterations(steps, "go", "b", () => true, { open: "b" });
+  assert.deepEqual(split.iterations.map(texts), [
+    ["go to b1", "open b1", "take x1 from b1"],
+    ["open b2", "take x2 from b2"],
+  ]);
+  assert.deepEqual(split.elements, ["b1", "b2"]);
+  // An element found through a relation: "b9" stands for the list's "b2".
+  const related = splitIterations(
+    refs("go to b1", "open b9"),
+    "go",
+    "b",
+    () => true,
+    { open: "b" },
+    (_step, object) => object === "b9" ? "b2" : object,
+  );
+  assert.deepEqual(related.elements, ["b1", "b2"]);
+});
+
+Deno.test("relatedElement() maps an object to the one untaken list element a fact links it to", () => {
+  const facts = new FactStore(
+    [{ pred: "inside", args: ["b2", "x7"] }],
+    { b1: "Box", b2: "Box", x7: "Ball" },
+  );
+  assert.equal(relatedElement(["b1", "b2"], facts, "b1", BOX_VOCAB, new Set()), "b1");
+  assert.equal(relatedElement(["b1", "b2"], facts, "x7", BOX_VOCAB, new Set()), "b2");
+  // Taken already, or no link: the object stays itself.
+  assert.equal(relatedElement(["b1", "b2"], facts, "x7", BOX_VOCAB, new Set(["b2"])), "x7");
+  assert.equal(relatedElement(["b1"], facts, "x7", BOX_VOCAB, new Set()), "x7");
 });

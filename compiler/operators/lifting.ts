@@ -114,10 +114,21 @@ export function liftAction(
       freshVar: names,
     });
     const best = pickBinding(found, examples);
+    const first = examples[0].target;
+    const objectType = typeof first === "string" ? occurrences[0].facts.typeOf(first) : undefined;
+    // No expression fits every example: the one fitting most of them (a
+    // value, not an object), so the skill still reproduces those segments
+    // and consolidation weighs the rest (MDL).
+    const most = !best && objectType === undefined
+      ? mostExamples(examples, localTypes(), p.type, vocab)
+      : undefined;
+    if (most) {
+      args[p.name] = most.text;
+      notes.push(`${p.name} := ${most.text} (fits ${most.fits} of ${examples.length} examples)`);
+      continue;
+    }
     if (!best) {
-      const first = examples[0].target;
       const sameValue = examples.every((e) => e.target === first);
-      const objectType = typeof first === "string" ? occurrences[0].facts.typeOf(first) : undefined;
       if (sameValue && objectType === undefined) {
         // A value (not an object) used everywhere: keep it as a constant.
         args[p.name] = formatLiteral(first);
@@ -268,6 +279,35 @@ function typedTuples(
     out = out.flatMap((t) => fits.map((v) => [...t, v]));
   }
   return out;
+}
+
+/**
+ * The expression without steps or constants that yields the target in the
+ * most examples, tried from each example's own bindings; only when it fits
+ * more than half of them.
+ */
+function mostExamples(
+  examples: readonly { facts: FactView; scope: Record<string, Value>; target: Value }[],
+  varTypes: Record<string, string>,
+  type: string,
+  vocab: Vocabulary,
+): { text: string; fits: number } | undefined {
+  if (examples.length < 3) return undefined;
+  const tried = new Set<string>();
+  let best: { text: string; fits: number } | undefined;
+  for (const e of examples) {
+    for (const b of synthesizeBinding({ vocab, varTypes }, [e], { type, limit: 5 })) {
+      if (b.steps.length > 0 || b.constants > 0 || !b.determined || tried.has(b.text)) continue;
+      tried.add(b.text);
+      const fits = examples.filter((x) => {
+        const v = evalText(b.text, x.facts, x.scope, vocab);
+        return v !== undefined && valueEquals(v, x.target);
+      }).length;
+      if (!best || fits > best.fits) best = { text: b.text, fits };
+    }
+    if (tried.size > 40) break;
+  }
+  return best && best.fits * 2 > examples.length ? best : undefined;
 }
 
 /**

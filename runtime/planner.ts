@@ -56,6 +56,9 @@ export interface Plan {
   program?: Program;
 }
 
+/** A task program compiled against the library, or why it does not compile. */
+export type CompiledProgram = { ok: true; value: Program } | { ok: false; error: string };
+
 /** Options of {@linkcode Planner}. */
 export interface PlannerOptions {
   /** Deepest goal regression (subgoals of subgoals ...). @default 6 */
@@ -79,6 +82,8 @@ export class Planner {
   readonly templates: readonly TaskTemplate[];
   /** The regression depth limit. */
   readonly maxDepth: number;
+  /** Task programs compiled so far, per template. */
+  #programs = new Map<TaskTemplate, CompiledProgram>();
 
   /** Creates a planner over a library and its templates. */
   constructor(
@@ -147,11 +152,11 @@ export class Planner {
   }
 
   /** The compiled task program of a template (cached per template). */
-  taskProgram(template: TaskTemplate): { ok: true; value: Program } | { ok: false; error: string } {
+  taskProgram(template: TaskTemplate): CompiledProgram {
     const cached = this.#programs.get(template);
     if (cached) return cached;
     const first = this.library.programs()[0];
-    let out: { ok: true; value: Program } | { ok: false; error: string };
+    let out: CompiledProgram;
     if (!template.program || !first) {
       out = { ok: false, error: "no task program or no skills to call" };
     } else {
@@ -170,11 +175,6 @@ export class Planner {
     this.#programs.set(template, out);
     return out;
   }
-
-  #programs = new Map<
-    TaskTemplate,
-    { ok: true; value: Program } | { ok: false; error: string }
-  >();
 
   /**
    * Binds a sequence of template steps on `facts`: each argument's

@@ -144,6 +144,7 @@ export function synthesizeProgram(
           negatives: hoist.negatives,
           types: { ...s.types },
           hoisted: hoist.stmts,
+          scope: s,
         });
         stmts.push(...hoist.stmts, guard);
       } else {
@@ -159,7 +160,13 @@ export function synthesizeProgram(
   /** The situations each guard was invented from, for {@linkcode enablingGuards}. */
   const guards = new Map<
     Stmt,
-    { positives: Example[]; negatives: Example[]; types: Record<string, string>; hoisted: Stmt[] }
+    {
+      positives: Example[];
+      negatives: Example[];
+      types: Record<string, string>;
+      hoisted: Stmt[];
+      scope: Scope;
+    }
   >();
 
   // A block runs because what follows needs it: where a selection after the
@@ -208,6 +215,9 @@ export function synthesizeProgram(
         stmts.splice(at, 1);
         k--;
         st.then.unshift(h);
+        // Out of scope after the guard again: later steps must not reuse it.
+        delete seen.scope.types[h.var];
+        if (seen.scope.bound.get(h.expr) === h.var) seen.scope.bound.delete(h.expr);
       }
     }
   };

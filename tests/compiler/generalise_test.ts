@@ -95,3 +95,39 @@ Deno.test("deploy (no landmarks declared): skills are cut where goal facts chang
   const guards = deploy.nodes.flatMap((n) => n.kind === "check" ? [n.cond] : []);
   assert.ok(guards.includes("not exists(x: Server, free(x) > 0)"), guards.join("; "));
 });
+
+Deno.test("garden: the refill is guarded by the state of the can in hand, not by where the agent stands", async () => {
+  const traces = await generateExpertTraces(
+    gardenKit,
+    gardenKit.tasks!({ split: "train", count: 8 }),
+    {},
+  );
+  const { skills } = induceLibrary(traces, gardenKit);
+  const water = skills.find((s) => s.doc.post === "watered(plant)")!;
+  const fill = water.nodes.find((n) => n.kind === "primitive" && n.action === "fill")!;
+  const guard = water.edges.map((e) => water.nodes.find((n) => n.id === e.from)!).find((n) =>
+    n.kind === "check" &&
+    water.edges.some((e) => e.from === n.id && e.label === "yes" && reaches(water, e.to, fill.id))
+  );
+  assert.ok(guard && guard.kind === "check");
+  // The can is bound before the guard (hoisted out of the refill block) and the guard reads it.
+  assert.match(guard.cond, /^water_level\((\w+), 0\)$|^water_left\((\w+)\) (==|<) /);
+});
+
+/** Whether `to` is reachable from `from` along the skill's edges. */
+function reaches(
+  skill: { edges: { from: string; to: string }[] },
+  from: string,
+  to: string,
+): boolean {
+  const seen = new Set<string>();
+  const stack = [from];
+  while (stack.length > 0) {
+    const id = stack.pop()!;
+    if (id === to) return true;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    for (const e of skill.edges) if (e.from === id) stack.push(e.to);
+  }
+  return false;
+}

@@ -3,6 +3,7 @@ import type { Value } from "../../dsl/facts.ts";
 import type { FactStore } from "../../runtime/fact_store.ts";
 import { matchAction } from "../../dsl/action.ts";
 import { liftAction, type Occurrence, type Scope } from "../../compiler/operators/lifting.ts";
+import { markCalls } from "../../compiler/skill_action.ts";
 import { atom, type AtomTuple, BOX_VOCAB, facts } from "./_induce_toy.ts";
 
 /** An occurrence of an action text in a state, with the fact change it caused. */
@@ -266,4 +267,58 @@ Deno.test("liftAction() does not guard an amount that is not the change the acti
   );
   assert.deepEqual(lifted.stmts, UNGUARDED);
   assert.deepEqual(lifted.notes, ["n := want(ball) - count(ball)"]);
+});
+
+Deno.test("liftAction() makes a choice by the object's own property a preference, not a requirement", () => {
+  // Two red balls and a blue one: the expert grabbed a red one, either.
+  const state = facts(
+    { x1: "Ball", x2: "Ball", x3: "Ball" },
+    ["color", "x1", "red"],
+    ["color", "x2", "red"],
+    ["color", "x3", "blue"],
+  );
+  const lifted = liftAction(
+    "grab",
+    [occ(0, "grab x1", state, {}), occ(1, "grab x2", state, {})],
+    scopeOf({}),
+    BOX_VOCAB,
+    namer(),
+  );
+  const bind = lifted.stmts[0];
+  assert.ok(bind.kind === "bind");
+  assert.equal(
+    bind.expr,
+    "select_one(x: Ball, color(x, 'red') or not exists(x2: Ball, color(x2, 'red')))",
+  );
+});
+
+Deno.test("liftAction() repeats a call that raises a quantity while it falls short of the need", () => {
+  // A skill "refill(ball)" marked as a call: it raised the stock of x1 from 2 to 6, 5 were wanted.
+  const vocab = markCalls({
+    ...BOX_VOCAB,
+    actions: {
+      ...BOX_VOCAB.actions,
+      refill: { template: "refill(ball={ball})", params: [{ name: "ball", type: "Ball" }] },
+    },
+  }, ["refill"]);
+  const before = facts({ x1: "Ball" }, ["stock", "x1", 2], ["wanted", "x1", 5]);
+  const after = facts({ x1: "Ball" }, ["stock", "x1", 6], ["wanted", "x1", 5]);
+  const m = matchAction(vocab, "refill(ball=x1)")!;
+  const occurrence: Occurrence = {
+    member: 0,
+    step: { index: 0, action: m.action, args: m.args, text: "refill(ball=x1)" },
+    facts: before,
+    after,
+    grounded: { action: "refill(ball=x1)", observation: "", delta: { add: [], remove: [] } },
+    scope: { b: "x1" },
+    landmark: false,
+  };
+  const lifted = liftAction("refill", [occurrence], scopeOf({ b: "Ball" }), vocab, namer(["b"]));
+  assert.deepEqual(lifted.stmts, [{
+    kind: "if",
+    cond: "count(b) < want(b)",
+    then: [{ kind: "act", action: "refill", args: { ball: "b" } }],
+    else: [],
+    repeat: true,
+  }]);
 });

@@ -20,6 +20,7 @@ import { type Stmt, stmtReads } from "./program_tree.ts";
 import { type AlignInput, alignSequences, type Block, toBlocks } from "./operators/branching.ts";
 import { evalText, liftAction, type Occurrence, type Scope } from "./operators/lifting.ts";
 import { type LoopPlan, roleIn } from "./operators/loop_fold.ts";
+import { callActions } from "./skill_action.ts";
 import { inventPredicate } from "./invent.ts";
 import type { Example } from "./synth_types.ts";
 
@@ -85,8 +86,24 @@ export function synthesizeProgram(
       elems: m.elems,
       exits: m.exits,
     }));
+    // A call on an object the scope does not hold (a family's member, where
+    // the loop is at the family) is another step than a call on a variable.
+    const calls = callActions(vocab);
+    const keys = new Map<Item, string>();
+    for (const m of ms) {
+      for (const item of m.elems) {
+        if (item.kind !== "step" || !calls.has(item.step.action)) continue;
+        const values = new Set(Object.values(m.scope));
+        const onScope = Object.values(item.step.args).some((v) => values.has(v));
+        if (!onScope) keys.set(item, `${item.step.action}@related`);
+      }
+    }
     const blocks = toBlocks(
-      alignSequences(inputs, keyOf, (id, item) => roleOf(byId.get(id)!, item, vocab)),
+      alignSequences(
+        inputs,
+        (item) => keys.get(item) ?? keyOf(item),
+        (id, item) => roleOf(byId.get(id)!, item, vocab),
+      ),
       inputs,
     );
     return emitBlocks(blocks, byId, s, undefined);

@@ -15,6 +15,7 @@ import { isAssignable, type Vocabulary } from "../../dsl/vocabulary.ts";
 import { parseExpr } from "../../dsl/expr/parse.ts";
 import type { Instance, Item, StepRef } from "../instances.ts";
 import { type Binding, synthesizeBinding } from "../bind.ts";
+import { conjunction, constantCount, exprSize } from "../_synth_expr.ts";
 import type { FactView } from "../../dsl/facts.ts";
 
 /** How a group's loop is built. */
@@ -330,6 +331,9 @@ function chooseFilter(
       add(synthesizeBinding(ctx, examples.filter((e) => e.inst !== left), { type, limit: 6 }));
     }
   }
+  // Each filter with one conjunct fewer competes too: the synthesizer ranks
+  // the most specific first, and a looser list may be the one to keep.
+  add([...pool.values()].flatMap((b) => looser(b)));
   let best: { b: Binding; cost: number } | undefined;
   for (const b of pool.values()) {
     const q = b.expr as Extract<Expr, { kind: "quant" }>;
@@ -374,8 +378,12 @@ function chooseFilter(
       enumerations++;
     }
     const searches = examples.some((e) => e.exits);
+    // A constant in a filter fits the demonstrations by coincidence more
+    // often than a relation does (`count(x) == 0` against `count(x) <
+    // need(r, x)`): each costs as much as two more nodes and a bit.
     const cost = b.size + (searches ? 10 * (staleCounted ? stale / staleCounted : 0) : 0) +
-      50 * (enumerations ? extra / enumerations : 0) + share / counted + 3 * misfits.size;
+      50 * (enumerations ? extra / enumerations : 0) + share / counted + 3 * misfits.size +
+      2.5 * b.constants;
     if (!best || cost < best.cost || (cost === best.cost && b.text < best.b.text)) {
       best = { b, cost };
     }
@@ -405,6 +413,33 @@ function relation(
     taken.add(e);
     return e;
   };
+}
+
+/** The selection with each one of its top-level conjuncts left out. */
+function looser(b: Binding): Binding[] {
+  const q = b.expr;
+  if (q.kind !== "quant") return [];
+  const parts: Expr[] = [];
+  const flatten = (e: Expr) => {
+    if (e.kind === "binary" && e.op === "and") {
+      flatten(e.left);
+      flatten(e.right);
+    } else parts.push(e);
+  };
+  flatten(q.body);
+  if (parts.length < 2) return [];
+  return parts.map((_, k) => {
+    const expr: Expr = { ...q, body: conjunction(parts.filter((_, j) => j !== k)) };
+    const text = printExpr(expr);
+    return {
+      ...b,
+      expr,
+      text,
+      determined: false,
+      size: b.steps.reduce((n, s) => n + exprSize(s.expr), 0) + exprSize(expr),
+      constants: b.steps.reduce((n, s) => n + constantCount(s.expr), 0) + constantCount(expr),
+    };
+  });
 }
 
 /** Whether a loop filter holds, when each iteration began, for that iteration's object. */

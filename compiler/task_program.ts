@@ -26,8 +26,6 @@ import type { Segment, SegmentGroup } from "./segment.ts";
 import { type InducedSkill, induceGroup, type InduceOptions } from "./induce.ts";
 import { skillAction, type SkillHead } from "./skill_action.ts";
 
-export { skillAction, type SkillHead };
-
 /** One demonstration at the task level: its segments and the skill of each. */
 export interface TaskDemo {
   /** The grounded trace. */

@@ -18,15 +18,14 @@
  */
 import { renderAction } from "../dsl/action.ts";
 import type { Vocabulary } from "../dsl/vocabulary.ts";
-import type { SegmentGroup } from "./segment.ts";
 import type { FactStore } from "../runtime/fact_store.ts";
 import type { GroundedStep, GroundedTrace } from "./ground.ts";
-import type { Segment } from "./segment.ts";
+import type { Segment, SegmentGroup } from "./segment.ts";
 import { markCalls, skillAction } from "./skill_action.ts";
 
 /**
  * Nests the segments of each trace (see the module doc). `skillOf` names
- * the skill (group) of a segment, `params` its parameters. Segments that
+ * the skill (group) of a segment. Segments that
  * nest nothing are returned as they are; the others get a trace of their
  * own whose call steps render as the skill's action (`skillAction`).
  *
@@ -90,7 +89,7 @@ function consumes(consumed: ReadonlySet<string>, prior: Segment): boolean {
 }
 
 /** Where a segment starts and ends in the real trace (nested ones keep their span). */
-const spans = new WeakMap<Segment, { start: number; end: number; real: GroundedTrace }>();
+const spans = new WeakMap<Segment, { start: number; end: number }>();
 function startOf(s: Segment): number {
   return spans.get(s)?.start ?? s.start;
 }
@@ -104,7 +103,6 @@ function withCalls(
   nested: readonly Segment[],
   skillOf: (s: Segment) => string,
 ): Segment {
-  const real = spans.get(segment)?.real ?? segment.trace;
   const states: FactStore[] = [];
   const steps: GroundedStep[] = [];
   for (const n of nested) {
@@ -116,8 +114,7 @@ function withCalls(
       delta: { add: [], remove: [] },
     });
   }
-  const own = segment.steps;
-  for (const i of own) {
+  for (const i of segment.steps) {
     states.push(segment.trace.states[i]);
     steps.push(segment.trace.steps[i]);
   }
@@ -138,7 +135,7 @@ function withCalls(
     end: steps.length,
     steps: steps.map((_, k) => k),
   };
-  spans.set(merged, { start: startOf(nested[0]), end: endOf(segment), real });
+  spans.set(merged, { start: startOf(nested[0]), end: endOf(segment) });
   return merged;
 }
 

@@ -212,11 +212,9 @@ export function segmentTraces(grounded: readonly GroundedTrace[], vocab: Vocabul
   const staticPreds = staticPredicates(grounded, vocab);
   const first = grounded.flatMap((g, i) => segmentTrace(g, i, vocab, { landmarks, staticPreds }));
   const known = new Map<string, boolean>();
-  /** Per argument key and trace: class value -> the objects lifted to it. */
-  const lifted = new Map<string, Map<string, Set<string>>>();
   const repeated = new Set<string>();
-  /** Per argument key and trace: the objects reaching the landmark, and the trace. */
-  const reached = new Map<string, { g: GroundedTrace; objects: Set<string> }>();
+  /** Per argument key and trace: the trace, and each class value's objects reaching the landmark. */
+  const reached = new Map<string, { g: GroundedTrace; byClass: Map<string, Set<string>> }>();
   for (const segment of first) {
     if (!segment.landmark) continue;
     const { atom, decl } = segment.landmark;
@@ -228,13 +226,10 @@ export function segmentTraces(grounded: readonly GroundedTrace[], vocab: Vocabul
         segment.trace.states[segment.start].typeOf(object) !== undefined;
       known.set(key, (known.get(key) ?? true) && seen);
       const entry = reached.get(`${key}@${segment.traceIndex}`) ??
-        { g: segment.trace, objects: new Set<string>() };
-      entry.objects.add(String(object));
+        { g: segment.trace, byClass: new Map<string, Set<string>>() };
       reached.set(`${key}@${segment.traceIndex}`, entry);
-      const byClass = lifted.get(`${key}@${segment.traceIndex}`) ?? new Map();
-      lifted.set(`${key}@${segment.traceIndex}`, byClass);
-      const objects = byClass.get(String(p.value)) ?? new Set<string>();
-      byClass.set(String(p.value), objects.add(String(object)));
+      const objects = entry.byClass.get(String(p.value)) ?? new Set<string>();
+      entry.byClass.set(String(p.value), objects.add(String(object)));
       if (objects.size > 1) repeated.add(key);
     }
   }
@@ -245,7 +240,8 @@ export function segmentTraces(grounded: readonly GroundedTrace[], vocab: Vocabul
   const names = (key: string) => {
     const traces = [...reached].filter(([k]) => k.startsWith(`${key}@`)).map(([, v]) => v);
     return unary.some((pred) =>
-      traces.every(({ g, objects }) => {
+      traces.every(({ g, byClass }) => {
+        const objects = new Set([...byClass.values()].flatMap((set) => [...set]));
         const extension = new Set(g.states[0].query(pred, []).map((a) => String(a.args[0])));
         return extension.size === objects.size && [...objects].every((o) => extension.has(o));
       })

@@ -10,15 +10,20 @@
  */
 import type { FactView, Value } from "../dsl/facts.ts";
 import type { Vocabulary } from "../dsl/vocabulary.ts";
-import { freeVars, renameVars } from "../dsl/expr/vars.ts";
-import type { Expr } from "../dsl/expr/ast.ts";
+import { freeVars } from "../dsl/expr/vars.ts";
 import { valueEquals } from "../dsl/expr/eval.ts";
 import { parseExpr } from "../dsl/expr/parse.ts";
 import { printExpr } from "../dsl/expr/print.ts";
 import type { Instance, Item } from "./instances.ts";
 import { type Stmt, stmtReads } from "./program_tree.ts";
 import { type AlignInput, alignSequences, type Block, toBlocks } from "./operators/branching.ts";
-import { evalText, liftAction, type Occurrence, type Scope } from "./operators/lifting.ts";
+import {
+  evalText,
+  hardChoice,
+  liftAction,
+  type Occurrence,
+  type Scope,
+} from "./operators/lifting.ts";
 import { type LoopPlan, roleIn } from "./operators/loop_fold.ts";
 import { callActions } from "./skill_action.ts";
 import { inventPredicate } from "./invent.ts";
@@ -447,21 +452,6 @@ export function synthesizeProgram(
 
   const { stmts } = emitSequence(members, scope);
   return { body: stmts, notes };
-}
-
-/**
- * The required form of a preferring choice (see `softChoice` in
- * `operators/lifting.ts`): `select_one(x: T, P or not exists(y: T, P'))`
- * gives `select_one(x: T, P)`; any other expression is returned as it is.
- */
-function hardChoice(e: Expr): Expr {
-  if (e.kind !== "quant" || e.op !== "select_one" || e.body.kind !== "binary") return e;
-  const { op, left, right } = e.body;
-  if (op !== "or" || right.kind !== "not" || right.arg.kind !== "quant") return e;
-  if (right.arg.op !== "exists" || right.arg.domain.kind !== "type") return e;
-  if (e.domain.kind !== "type" || right.arg.domain.type !== e.domain.type) return e;
-  const back = renameVars(right.arg.body, { [right.arg.var]: e.var });
-  return printExpr(back) === printExpr(left) ? { ...e, body: left } : e;
 }
 
 function keyOf(item: Item): string {

@@ -20,7 +20,7 @@ import { renderAction } from "../dsl/action.ts";
 import type { ActionDecl, Vocabulary } from "../dsl/vocabulary.ts";
 import type { Skill } from "../dsl/graph/schema.ts";
 import type { FactStore } from "../runtime/fact_store.ts";
-import { valueDomainVocabulary } from "../runtime/value_domains.ts";
+import { valueDomainVocabulary, withValueDomains } from "../runtime/value_domains.ts";
 import type { GroundedStep, GroundedTrace } from "./ground.ts";
 import type { Segment, SegmentGroup } from "./segment.ts";
 import { type InducedSkill, induceGroup, type InduceOptions } from "./induce.ts";
@@ -67,15 +67,11 @@ export function taskVocabulary(vocab: Vocabulary, skills: readonly SkillHead[]):
  * type, as the runtime's value-domain view sees them.
  */
 function withValueObjects(vocab: Vocabulary, state: FactStore): FactStore {
+  const view = withValueDomains(vocab, state).facts;
   const objects: Record<string, string> = {};
-  for (const [pred, decl] of Object.entries(vocab.predicates)) {
-    decl.params.forEach((type, i) => {
-      if (vocab.types[type]?.kind !== "value") return;
-      for (const atom of state.query(pred, [])) {
-        const v = atom.args[i];
-        if (typeof v === "string" && state.typeOf(v) === undefined) objects[v] = type;
-      }
-    });
+  for (const [type, decl] of Object.entries(vocab.types)) {
+    if (decl.kind !== "value") continue;
+    for (const v of view.objectsOfType(type)) if (state.typeOf(v) === undefined) objects[v] = type;
   }
   const out = state.clone();
   out.apply({ add: [], remove: [], objects });

@@ -521,17 +521,16 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
         break;
       }
       const call: SkillCall = { skill: out.skill, args: out.args };
-      const key = callKey(call);
       // A call already made is a repeated subgoal: its postcondition cannot tell the two apart.
-      const check = made.has(key) ? undefined : planner.postcondition(call, facts);
-      made.add(key);
-      if (check?.post !== undefined && check.holds) {
+      const skip = planner.skippable(call, made, facts);
+      made.add(callKey(call));
+      if (skip) {
         yield {
           type: "skip",
           level: 0,
           skill: call.skill,
           args: call.args,
-          condition: check.condition!,
+          condition: skip.condition!,
         };
       } else {
         const ok = yield* achieve(call, 0, [], "template");

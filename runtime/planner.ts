@@ -249,9 +249,21 @@ export class Planner {
    * subgoal, e.g. "take and place" done twice, must run again).
    */
   canSkip(plan: Plan, index: number, facts: FactView): PostconditionCheck | undefined {
-    const call = plan.calls[index];
+    return this.skippable(plan.calls[index], plan.calls.slice(0, index).map(callKey), facts);
+  }
+
+  /**
+   * Whether a call can be skipped: its postcondition holds on `facts` and
+   * it is none of the calls already made (keys of {@linkcode callKey}), for
+   * a plan's steps or a task program's calls alike.
+   */
+  skippable(
+    call: SkillCall,
+    made: Iterable<string>,
+    facts: FactView,
+  ): PostconditionCheck | undefined {
     const key = callKey(call);
-    if (plan.calls.slice(0, index).some((c) => callKey(c) === key)) return undefined;
+    for (const k of made) if (k === key) return undefined;
     const check = this.postcondition(call, facts);
     return check.post !== undefined && check.holds ? check : undefined;
   }

@@ -20,6 +20,7 @@ import type { Stmt } from "../program_tree.ts";
 import type { StepRef } from "../instances.ts";
 import type { GroundedStep } from "../ground.ts";
 import { type Binding, synthesizeBinding } from "../bind.ts";
+import { functionTerms } from "../_synth_literals.ts";
 
 /** One recorded occurrence of the aligned action. */
 export interface Occurrence {
@@ -247,38 +248,22 @@ function quantityGuard(
       const term = `${f}(${v})`;
       const before = occurrences.map((o) => evalText(term, o.facts, scopeOf(o), vocab));
       const after = occurrences.map((o) => evalText(term, o.after!, scopeOf(o), vocab));
-      for (const [g, gdecl] of numeric) {
-        if (g === f || gdecl.params.length === 0 || gdecl.params.length > 2) continue;
-        for (const tuple of typedTuples(gdecl.params, varTypes, vocab)) {
-          if (!tuple.includes(v)) continue;
-          const need = `${g}(${tuple.join(", ")})`;
-          const fits = occurrences.every((o, i) => {
-            const e = evalText(need, o.facts, scopeOf(o), vocab);
-            const b = before[i];
-            const a = after[i];
-            return typeof e === "number" && typeof b === "number" && typeof a === "number" &&
-              b < e && e <= a;
-          });
-          if (fits) return `${term} < ${need}`;
-        }
+      for (const e of functionTerms(vocab, varTypes, "Num", false)) {
+        if (e.kind !== "call" || e.name === f || e.args.length > 2) continue;
+        if (!e.args.some((a) => a.kind === "var" && a.name === v)) continue;
+        const need = printExpr(e);
+        const fits = occurrences.every((o, i) => {
+          const n = evalText(need, o.facts, scopeOf(o), vocab);
+          const b = before[i];
+          const a = after[i];
+          return typeof n === "number" && typeof b === "number" && typeof a === "number" &&
+            b < n && n <= a;
+        });
+        if (fits) return `${term} < ${need}`;
       }
     }
   }
   return undefined;
-}
-
-/** Tuples of scope variables whose types fit the parameter types, in order. */
-function typedTuples(
-  params: readonly string[],
-  varTypes: Readonly<Record<string, string>>,
-  vocab: Vocabulary,
-): string[][] {
-  let out: string[][] = [[]];
-  for (const type of params) {
-    const fits = Object.keys(varTypes).filter((v) => isAssignable(vocab, varTypes[v], type));
-    out = out.flatMap((t) => fits.map((v) => [...t, v]));
-  }
-  return out;
 }
 
 /**
@@ -331,6 +316,21 @@ function softChoice(best: Binding, text: string): string {
   for (let k = 3; new RegExp(`\\b${other}\\b`).test(body); k++) other = `${e.var}${k}`;
   const renamed = printExpr(renameVars(e.body, { [e.var]: other }));
   return `select_one(${e.var}: ${e.domain.type}, ${body} or not exists(${other}: ${e.domain.type}, ${renamed}))`;
+}
+
+/**
+ * The required form of a preferring choice (see `softChoice`):
+ * `select_one(x: T, P or not exists(y: T, P'))` gives `select_one(x: T,
+ * P)`; any other expression is returned as it is.
+ */
+export function hardChoice(e: Expr): Expr {
+  if (e.kind !== "quant" || e.op !== "select_one" || e.body.kind !== "binary") return e;
+  const { op, left, right } = e.body;
+  if (op !== "or" || right.kind !== "not" || right.arg.kind !== "quant") return e;
+  if (right.arg.op !== "exists" || right.arg.domain.kind !== "type") return e;
+  if (e.domain.kind !== "type" || right.arg.domain.type !== e.domain.type) return e;
+  const back = renameVars(right.arg.body, { [right.arg.var]: e.var });
+  return printExpr(back) === printExpr(left) ? { ...e, body: left } : e;
 }
 
 /**

@@ -187,7 +187,13 @@ export function planLoop(
     let type = declared;
     for (const inst of instances) {
       const steps = inst.items.flatMap((it) => it.kind === "step" ? [it.step] : []);
-      const relate = filter ? relation(inst, steps, roles, filter, vocab) : undefined;
+      const q = filter?.expr;
+      const relate = filter && q && isSelectOne(q)
+        ? relation(inst, steps, roles, (facts) => {
+          const all: Expr = { ...q, op: "select_all" };
+          return listAt(filter, all, facts, inst.args, vocab);
+        }, vocab)
+        : undefined;
       const { iterations, suffix, elements } = splitIterations(
         steps,
         head,
@@ -400,13 +406,11 @@ function relation(
   inst: Instance,
   steps: readonly StepRef[],
   roles: Readonly<Record<string, string>>,
-  filter: Binding,
+  listIn: (facts: FactView) => Value[] | undefined,
   vocab: Vocabulary,
 ): (step: StepRef, object: string | number) => string | number {
   const first = steps.find((s) => s.action in roles);
-  if (!first || !isSelectOne(filter.expr)) return (_s, o) => o;
-  const all: Expr = { ...filter.expr, op: "select_all" };
-  const list = listAt(filter, all, inst.segment.trace.states[first.index], inst.args, vocab) ?? [];
+  const list = first ? listIn(inst.segment.trace.states[first.index]) ?? [] : [];
   const taken = new Set<Value>();
   return (step, object) => {
     const e = relatedElement(list, inst.segment.trace.states[step.index], object, vocab, taken);
@@ -499,19 +503,9 @@ export function foldInstance(
 ): Instance {
   const steps = inst.items.flatMap((it) => it.kind === "step" ? [it.step] : []);
   const roles: Record<string, string> = { ...plan.alternates, [plan.head]: plan.role };
-  let relate: ((step: StepRef, object: string | number) => string | number) | undefined;
-  if (plan.related) {
-    const first = steps.find((s) => s.action in roles);
-    const list = first
-      ? listOf(plan, inst.segment.trace.states[first.index], inst.args, vocab) ?? []
-      : [];
-    const taken = new Set<Value>();
-    relate = (step, object) => {
-      const e = relatedElement(list, inst.segment.trace.states[step.index], object, vocab, taken);
-      taken.add(e);
-      return e;
-    };
-  }
+  const relate = plan.related
+    ? relation(inst, steps, roles, (facts) => listOf(plan, facts, inst.args, vocab), vocab)
+    : undefined;
   const { prefix, iterations, suffix, elements } = splitIterations(
     steps,
     plan.head,

@@ -13,7 +13,12 @@ function literals(skill: Skill): string[] {
   const texts = skill.nodes.flatMap(nodeExpressions);
   if (skill.doc.post !== undefined) texts.push(skill.doc.post);
   if (skill.doc.pre !== undefined) texts.push(skill.doc.pre);
-  return texts.flatMap((t) => [...t.matchAll(/'((?:[^'\\]|\\.)*)'/g)].map((m) => m[1]));
+  return texts.flatMap(quoted);
+}
+
+/** The quoted string literals of an expression text. */
+function quoted(text: string): string[] {
+  return [...text.matchAll(/'((?:[^'\\]|\\.)*)'/g)].map((m) => m[1]);
 }
 
 /** Fails naming the skill, the literal and the object when one is found. */
@@ -43,9 +48,9 @@ export function noDemonstrationObjects(
   for (const t of library.templates) {
     for (const step of [...t.steps, ...t.alternatives.flatMap((a) => a.steps)]) {
       for (const arg of step.args) {
-        for (const m of (arg.expr ?? "").matchAll(/'((?:[^'\\]|\\.)*)'/g)) {
+        for (const literal of quoted(arg.expr ?? "")) {
           for (const id of objects) {
-            assert.ok(!m[1].includes(id), `template "${t.type}" names "${id}" in '${m[1]}'`);
+            assert.ok(!literal.includes(id), `template "${t.type}" names "${id}" in '${literal}'`);
           }
         }
       }

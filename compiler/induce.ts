@@ -24,7 +24,7 @@ import { groundTrace } from "./ground.ts";
 import { groupSegments, type SegmentGroup, segmentTraces } from "./segment.ts";
 import { type Instance, instanceOf, replaySegmentOf } from "./instances.ts";
 import { foldInstance, type LoopPlan, planLoop } from "./operators/loop_fold.ts";
-import { synthesizeProgram } from "./synthesize.ts";
+import { type Synthesis, synthesizeProgram } from "./synthesize.ts";
 import { treeSize, treeToSkill } from "./program_tree.ts";
 import { consistencyRegion, replaySegment } from "./consistency.ts";
 import { crossover } from "./operators/crossover.ts";
@@ -222,10 +222,14 @@ export function induceGroup(
     const candidate = build(group, [...base, hardest], plan, paramTypes, vocab);
     const candCovered = coverage(candidate.program, instances);
     // MDL (eq. 2): more segments reproduced wins, even at the price of one
-    // the old skill had; the price is reported.
-    if (candCovered.size > covered.size) {
+    // the old skill had; the price is reported. A new weak guard must pay
+    // for itself with more than the one segment it was made for.
+    const gain = candCovered.size - covered.size;
+    const weakGain = candidate.weak.length > current.weak.length && gain < 2;
+    if (gain > 0 && !weakGain) {
       const lost = instances.filter((i) => covered.has(i.id) && !candCovered.has(i.id));
-      members = [...base, hardest];
+      // A segment given up no longer shapes the guards of later candidates.
+      members = [...base, hardest].filter((i) => candCovered.has(i.id));
       current = candidate;
       covered = candCovered;
       explain(
@@ -241,7 +245,7 @@ export function induceGroup(
           label(hardest)
         }: rejected, candidate covers ${candCovered.size} (old ${covered.size})${
           candidate.error ? `: ${candidate.error}` : ""
-        }`,
+        }${weakGain ? `; its guard ${candidate.weak.at(-1)?.cond} singles out one segment` : ""}`,
       );
     }
   }
@@ -259,6 +263,25 @@ export function induceGroup(
       current = candidate;
       covered = candCovered;
       explain(`lift over all ${all.length} covered segments: covers ${covered.size}`);
+    }
+  }
+  // Seen over every segment covered, a guard may single out one of them on weak
+  // evidence: that segment is given up when the others stay covered without it.
+  if (current.weak.length > 0) {
+    const odd = new Set(current.weak.map((w) => w.instance));
+    const rest = members.filter((i) => !odd.has(i.id));
+    const candidate = build(group, rest, plan, paramTypes, vocab);
+    const candCovered = coverage(candidate.program, instances);
+    const kept = [...covered].filter((id) => !odd.has(id)).every((id) => candCovered.has(id));
+    if (kept && candidate.weak.length < current.weak.length) {
+      explain(
+        `give up ${[...odd].map((id) => label(instances[id])).join(", ")}: only ${
+          current.weak.map((w) => w.cond).join(", ")
+        } told ${odd.size === 1 ? "it" : "them"} apart; covers ${candCovered.size}`,
+      );
+      members = rest;
+      current = candidate;
+      covered = candCovered;
     }
   }
   for (const line of current.notes) explain(line);
@@ -295,6 +318,8 @@ interface Built {
   program?: Program;
   size: number;
   notes: string[];
+  /** Guards of single situations among many (see `Synthesis.weak`). */
+  weak: Synthesis["weak"];
   error?: string;
 }
 
@@ -305,7 +330,7 @@ function build(
   paramTypes: Record<string, string>,
   vocab: Vocabulary,
 ): Built {
-  const { body, notes } = synthesizeProgram(instances, plan, paramTypes, vocab);
+  const { body, notes, weak } = synthesizeProgram(instances, plan, paramTypes, vocab);
   const size = treeSize(body);
   const input = treeToSkill({
     name: group.name,
@@ -325,10 +350,11 @@ function build(
       skill: { format: "skillc/skill@1", ...input } as Skill,
       size,
       notes,
+      weak,
       error: formatIssues(compiled.error, group.name),
     };
   }
-  return { skill: compiled.value.skill, program: compiled.value, size, notes };
+  return { skill: compiled.value.skill, program: compiled.value, size, notes, weak };
 }
 
 function coverage(program: Program | undefined, instances: readonly Instance[]): Set<number> {

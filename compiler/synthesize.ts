@@ -8,6 +8,7 @@
  *
  * @module
  */
+import type { Expr } from "../dsl/expr/ast.ts";
 import type { FactView, Value } from "../dsl/facts.ts";
 import type { Vocabulary } from "../dsl/vocabulary.ts";
 import { freeVars } from "../dsl/expr/vars.ts";
@@ -46,6 +47,12 @@ export interface Synthesis {
   body: Stmt[];
   /** One line per decision (for --explain). */
   notes: string[];
+  /**
+   * Guards that are weak evidence: not a single literal, yet they tell one
+   * situation from twenty or more (some conjunction singles out any one),
+   * with the instance (`Instance.id`) of that situation.
+   */
+  weak: { cond: string; instance: number }[];
 }
 
 /**
@@ -58,6 +65,7 @@ export function synthesizeProgram(
   vocab: Vocabulary,
 ): Synthesis {
   const notes: string[] = [];
+  const weak: Synthesis["weak"] = [];
   const used = new Set(Object.keys(paramTypes));
   const names = (base: string): string => {
     let name = base;
@@ -159,7 +167,14 @@ export function synthesizeProgram(
           s,
           blockScope,
         );
-        const cond = invent(hoist.positives, hoist.negatives, s, describe(keys), hoist.vars);
+        const cond = invent(
+          hoist.positives,
+          hoist.negatives,
+          s,
+          describe(keys),
+          hoist.vars,
+          [block.members.map((id) => byId.get(id)!.inst.id), skipping.map((m) => m.inst.id)],
+        );
         const guard: Stmt = { kind: "if", cond, then: body.stmts, else: [] };
         guards.set(guard, {
           positives: hoist.positives,
@@ -297,6 +312,8 @@ export function synthesizeProgram(
           staying.map((m) => example(m, blockScope)),
           blockScope,
           "end here",
+          [],
+          [exiting.map((m) => m.inst.id), staying.map((m) => m.inst.id)],
         );
         inner.push({ kind: "if", cond, then: [{ kind: "succeed" }], else: [] });
       }
@@ -426,7 +443,8 @@ export function synthesizeProgram(
     negatives: Example[],
     s: Scope,
     what: string,
-    first: string[] = [],
+    first: string[],
+    owners: [number[], number[]],
   ): string => {
     const ctx = { vocab, varTypes: s.types };
     const prefer = { prefer: [first, s.loopVar ? [s.loopVar] : [], Object.keys(paramTypes)] };
@@ -438,6 +456,15 @@ export function synthesizeProgram(
       : inventPredicate(ctx, negatives, positives, prefer);
     const found = direct ??
       (flipped && flipped.text !== "true" ? { text: `not (${flipped.text})` } : undefined);
+    // One situation against many is weak evidence: some conjunction singles out
+    // any one of twenty or more. Only a single literal is believed outright;
+    // induction accepts another guard only where it covers more than one segment.
+    const lone = Math.min(positives.length, negatives.length) === 1 &&
+      Math.max(positives.length, negatives.length) >= SINGLETON_AMONG;
+    if (found && lone && !isLiteral(found.text)) {
+      weak.push({ cond: found.text, instance: owners[positives.length === 1 ? 0 : 1][0] });
+      notes.push(`branch (${what}): ${found.text} separates a single situation; weak evidence`);
+    }
     if (found) {
       notes.push(
         `branch (${what}): ${found.text} [${positives.length} take it, ${negatives.length} skip it]`,
@@ -451,7 +478,27 @@ export function synthesizeProgram(
   };
 
   const { stmts } = emitSequence(members, scope);
-  return { body: stmts, notes };
+  return { body: stmts, notes, weak };
+}
+
+/** How many situations on the other side make a single one an outlier, not a case. */
+const SINGLETON_AMONG = 20;
+
+/**
+ * Whether a condition is one atom or comparison, maybe negated or
+ * quantified (`exists(x: Box, is_closed(x))`), without connectives.
+ */
+function isLiteral(text: string): boolean {
+  const parsed = parseExpr(text);
+  return parsed.ok && literal(parsed.value);
+}
+
+function literal(e: Expr): boolean {
+  if (e.kind === "not") return literal(e.arg);
+  if (e.kind === "quant") return literal(e.body);
+  if (e.kind === "call") return true;
+  return e.kind === "binary" && e.op !== "and" && e.op !== "or" &&
+    e.left.kind !== "quant" && e.right.kind !== "quant";
 }
 
 function keyOf(item: Item): string {

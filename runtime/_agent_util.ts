@@ -70,6 +70,34 @@ export function rejectedAction(events: readonly RunEvent[]): string | undefined 
   return last?.type === "observe" ? last.action : undefined;
 }
 
+/** The last rejected action the run's own skill sent (not a skill it called). */
+export function ownRejectedAction(events: readonly RunEvent[]): string | undefined {
+  const depth = events.find((e) => e.type === "start")?.depth ?? 0;
+  const last = events.findLast((e) =>
+    e.type === "observe" && e.rejected !== undefined && e.depth === depth
+  );
+  return last?.type === "observe" ? last.action : undefined;
+}
+
+/**
+ * The call the run's own skill made last that failed, with its arguments:
+ * the direct child (depth one below the run's) whose failure ended the run.
+ */
+export function failedInnerCall(
+  events: readonly RunEvent[],
+): SkillCall | undefined {
+  const depth = events.find((e) => e.type === "start")?.depth ?? 0;
+  const end = events.findLastIndex((e) =>
+    e.type === "end" && e.depth === depth + 1 && e.outcome === "failure"
+  );
+  if (end < 0) return undefined;
+  for (let i = end; i >= 0; i--) {
+    const e = events[i];
+    if (e.type === "start" && e.depth === depth + 1) return { skill: e.skill, args: { ...e.args } };
+  }
+  return undefined;
+}
+
 /** The last rejected action of the run's own skill that named `object`. */
 function lastRejection(
   events: readonly RunEvent[],

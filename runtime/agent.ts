@@ -36,8 +36,10 @@ import { assertVocabulary } from "../dsl/vocabulary.ts";
 import {
   describeTolerated,
   factsAbout,
+  failedInnerCall,
   failureOf,
   objectArgs,
+  ownRejectedAction,
   rejectedAction,
   rejectedActionFor,
   rejectedNodeFor,
@@ -53,6 +55,7 @@ import type { Program } from "./program.ts";
 import { callKey, Planner, type SkillCall } from "./planner.ts";
 import {
   firstAction,
+  firstStep,
   postconditionStatesQuantity as statesQuantity,
   sameActionOnObjects,
   type Subgoal,
@@ -236,6 +239,34 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     }
   }
 
+  /**
+   * Whether the run made `first` succeed and its effect is gone since: a
+   * call whose postcondition no longer holds (or states a quantity, which
+   * may have dropped below what is needed), an action a fact it added no
+   * longer holds of.
+   */
+  function undone(first: NonNullable<ReturnType<typeof firstStep>>, events: RunEvent[]): boolean {
+    if (first.kind === "call") {
+      const callee = library.get(first.skill);
+      const key = callKey(first);
+      const open: SkillCall[] = [];
+      let made = false;
+      for (const e of events) {
+        if (e.type === "start") open[e.depth] = { skill: e.skill, args: e.args };
+        else if (e.type === "end" && e.outcome === "success" && open[e.depth]) {
+          if (callKey(open[e.depth]) === key) made = true;
+        }
+      }
+      // A quantity may have been used up below what the caller needs although some is left.
+      return made && callee !== undefined &&
+        (statesQuantity(callee) || !checkPostcondition(callee, first.args, facts).holds);
+    }
+    const done = events.findLast((e) =>
+      e.type === "observe" && e.rejected === undefined && e.action === first.action
+    );
+    return done?.type === "observe" && done.delta.add.some((a) => !facts.has(a));
+  }
+
   /** Achieves one call: run, verify, regress and retry, then the hook. */
   async function* achieve(
     call: SkillCall,
@@ -316,6 +347,26 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
         }
       }
 
+      // A call the skill made failed: that call is achieved on its own first, with
+      // all of this recovery, then the skill runs again.
+      const inner = failedInnerCall(run.events);
+      if (
+        inner !== undefined && level < planner.maxDepth && retries < maxRetries &&
+        library.get(inner.skill) !== undefined
+      ) {
+        const innerKey = callKey(inner);
+        if (innerKey !== key && !stack.includes(innerKey) && !failedSubgoals.has(innerKey)) {
+          const ok = yield* achieve(inner, level + 1, [...stack, key], "subgoal");
+          if (tally.done) return tally.reward > 0;
+          if (ok) {
+            retries++;
+            attempt = "retry";
+            continue;
+          }
+          failedSubgoals.add(innerKey);
+        }
+      }
+
       if (level < planner.maxDepth && retries < maxRetries) {
         const subgoals = planner.regress(
           { program, args: call.args, result: run.result, events: run.events },
@@ -371,6 +422,18 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
           if (achieved.via === "related" && node !== undefined) {
             program = tolerate(node, achieved.object);
           }
+          continue;
+        }
+      }
+
+      // A later step used up what an earlier one provided (the tool crafted
+      // second consumed the ingot crafted first): when the skill would now start
+      // by redoing a step whose effect is gone, it runs again.
+      if (retries < maxRetries && ownRejectedAction(run.events) !== undefined) {
+        const first = firstStep(program, call.args, facts);
+        if (first !== undefined && undone(first, run.events)) {
+          retries++;
+          attempt = "retry";
           continue;
         }
       }

@@ -349,6 +349,20 @@ export function firstAction(
   args: Readonly<Record<string, Value>>,
   facts: FactView,
 ): string | undefined {
+  const first = firstStep(program, args, facts);
+  if (first === undefined) return undefined;
+  return first.kind === "act" ? first.action : `${first.skill}(${JSON.stringify(first.args)})`;
+}
+
+/** The first action or skill call a call would make now (see {@linkcode firstAction}). */
+export function firstStep(
+  program: Program,
+  args: Readonly<Record<string, Value>>,
+  facts: FactView,
+):
+  | { kind: "act"; action: string }
+  | { kind: "call"; skill: string; args: Record<string, Value> }
+  | undefined {
   let state = initialState(program, { ...args });
   for (let i = 0; i < 1000; i++) {
     const out = step(program, state, { facts });
@@ -356,8 +370,8 @@ export function firstAction(
       state = out.state;
       continue;
     }
-    if (out.kind === "act") return out.action;
-    if (out.kind === "call") return `${out.skill}(${JSON.stringify(out.args)})`;
+    if (out.kind === "act") return { kind: "act", action: out.action };
+    if (out.kind === "call") return { kind: "call", skill: out.skill, args: out.args };
     return undefined;
   }
   return undefined;

@@ -50,7 +50,9 @@ export function parseRecipeLine(line: string): ListedRecipe | undefined {
 /**
  * Whether `item` looks like a member of the family `family`: its last word
  * is the family's last word or that word's singular (`oak planks` in
- * `planks`, `oak slab` in `wooden slabs`, `red wool` in `wool`).
+ * `planks`, `oak slab` in `wooden slabs`, `red wool` in `wool`). A
+ * qualified name whose last word is repeated unchanged names a sibling, not
+ * a family (`blue dye` is not a kind of `green dye`).
  *
  * @example Usage
  * ```ts
@@ -62,6 +64,7 @@ export function isFamilyMember(item: string, family: string): boolean {
   if (item === family) return false;
   const last = (s: string) => s.trim().split(/\s+/).at(-1) ?? "";
   const word = last(family);
+  if (family.trim().includes(" ") && last(item) === word) return false;
   const forms = new Set([word]);
   if (word.endsWith("ies")) forms.add(word.slice(0, -3) + "y");
   if (word.endsWith("es")) forms.add(word.slice(0, -2));

@@ -35,6 +35,8 @@ Deno.test("parseRecipeLine and isFamilyMember read commands and family names", (
   assert.ok(isFamilyMember("red wool", "wool"));
   assert.ok(!isFamilyMember("stick", "planks"));
   assert.ok(!isFamilyMember("planks", "planks"));
+  assert.ok(!isFamilyMember("blue dye", "green dye"));
+  assert.ok(isFamilyMember("crimson stem", "crimson stems"));
 });
 
 Deno.test("the grounder turns the first observation into recipe, family and goal facts", async () => {

@@ -155,6 +155,20 @@ export function textcraftLibrary(): Promise<InducedLibrary> {
   return textcraft;
 }
 
+let deeper: Promise<InducedLibrary> | undefined;
+/**
+ * The TextCraft library induced from 10 depth-2 expert traces on the full
+ * recipes (cached): its craft skill calls itself on craftable ingredients.
+ */
+export function textcraftDeeperLibrary(): Promise<InducedLibrary> {
+  deeper ??= generateExpertTraces(
+    textcraftKit,
+    textcraftKit.tasks!({ depths: [2], count: 10, seed: 1 }),
+    { envOptions: { recipes: RECIPES } },
+  ).then((t) => induce(t, textcraftKit));
+  return deeper;
+}
+
 /** Drains an agent run. */
 export async function drainAgent(
   run: AsyncGenerator<AgentEvent, AgentResult>,

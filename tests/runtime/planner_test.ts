@@ -5,7 +5,12 @@ import type { Environment, EnvironmentKit, TaskSpec } from "../../runtime/enviro
 import { FactStore } from "../../runtime/fact_store.ts";
 import { collectRun, runSkill } from "../../runtime/interpreter.ts";
 import { callKey, Planner } from "../../runtime/planner.ts";
-import { handWrittenAlfworld, RECIPES, textcraftLibrary } from "./_agent_fixtures.ts";
+import {
+  alfworldLibrary,
+  handWrittenAlfworld,
+  RECIPES,
+  textcraftLibrary,
+} from "./_agent_fixtures.ts";
 import { initialState, step } from "../../runtime/step.ts";
 import { withValueDomains } from "../../runtime/value_domains.ts";
 
@@ -225,4 +230,34 @@ Deno.test("regress() proposes only skills whose postcondition is about what the 
   assert.deepEqual(subgoals.map((s) => s.call), [
     { skill: "find_and_take", args: { item_type: args.item_type } },
   ]);
+});
+
+Deno.test("after cooling, placing is not skipped because another object of the type is already at the target", async () => {
+  const { library, templates } = await alfworldLibrary();
+  const planner = new Planner(library, templates);
+  const place = library.get("place");
+  assert.ok(place, "the induced library has a place skill");
+  // The parameter the postcondition binds to the object acted on.
+  const itemParam = place.skill.params.find((p) => p.type === "Item");
+  assert.ok(itemParam, JSON.stringify(place.skill.params));
+  const facts = new FactStore(
+    [
+      { pred: "receptacle_type", args: ["countertop 1", "countertop"] },
+      { pred: "contains", args: ["countertop 1", "bread 1"] },
+      { pred: "is_type", args: ["bread 1", "bread"] },
+      { pred: "is_type", args: ["bread 2", "bread"] },
+      { pred: "holds", args: ["bread 2"] },
+      { pred: "is_cool", args: ["bread 2"] },
+    ],
+    { "countertop 1": "Receptacle", "bread 1": "Item", "bread 2": "Item" },
+  );
+  const call = (item: string) => ({
+    skill: "place",
+    args: Object.fromEntries(
+      place.skill.params.map((p) => [p.name, p.type === "Item" ? item : "countertop"]),
+    ),
+  });
+  // The cooled bread 2 is still to be placed; the bread already there says nothing about it.
+  assert.equal(planner.skippable(call("bread 2"), [], facts), undefined);
+  assert.ok(planner.skippable(call("bread 1"), [], facts));
 });

@@ -421,7 +421,7 @@ export function groupSegments(segments: Segment[], vocab: Vocabulary): SegmentGr
     let name = base;
     for (let k = 2; names.has(name) || name in vocab.actions; k++) name = `${base}_${k}`;
     names.add(name);
-    const post = liftedLandmark(first, vocab);
+    const post = liftedLandmark(first, vocab, countThreshold(list, vocab));
     groups.push({
       signature,
       name,
@@ -435,11 +435,54 @@ export function groupSegments(segments: Segment[], vocab: Vocabulary): SegmentGr
 }
 
 /**
+ * The count a landmark's segments all reach and none starts at: the
+ * smallest `k` with the landmark's number below `k` where every segment
+ * starts and at least `k` where it ends (a count that went from 0 or 2 to
+ * 4 or 6 gives 3). `undefined` for landmarks without a number, or when
+ * no threshold separates the starts from the ends.
+ */
+export function countThreshold(
+  segments: readonly Segment[],
+  vocab: Vocabulary,
+): number | undefined {
+  let before = -Infinity;
+  let after = Infinity;
+  for (const s of segments) {
+    const atom = s.landmark?.atom;
+    if (!atom || s.landmark!.declaration.on !== "add") return undefined;
+    const types = vocab.predicates[atom.pred]?.params ?? [];
+    const at = atom.args.findIndex((a, i) => typeof a === "number" && types[i] === "Num");
+    if (at < 0) return undefined;
+    after = Math.min(after, atom.args[at] as number);
+    const pattern = atom.args.map((a, i) => i === at ? null : a);
+    const start = s.trace.states[s.start].query(atom.pred, pattern)
+      .map((a) => a.args[at])
+      .filter((v): v is number => typeof v === "number");
+    const fn = Object.values(vocab.functions).find((f) => f.predicate === atom.pred);
+    const value = start.length > 0
+      ? Math.max(...start)
+      : typeof fn?.default === "number"
+      ? fn.default
+      : undefined;
+    if (value !== undefined) before = Math.max(before, value);
+  }
+  if (!Number.isFinite(after)) return undefined;
+  const k = Number.isFinite(before) ? Math.floor(before) + 1 : after;
+  return k <= after ? k : undefined;
+}
+
+/**
  * The landmark atom with its objects replaced by parameters or by
  * existentially quantified variables of the parameter's class:
- * `exists(v1: Item, holds(v1) and is_type(v1, item_type))`.
+ * `exists(v1: Item, holds(v1) and is_type(v1, item_type))`. A count is
+ * stated as `fn(...) >= atLeast` (see {@linkcode countThreshold}), or
+ * `fn(...) > 0` without a threshold.
  */
-export function liftedLandmark(segment: Segment, vocab: Vocabulary): string | undefined {
+export function liftedLandmark(
+  segment: Segment,
+  vocab: Vocabulary,
+  atLeast?: number,
+): string | undefined {
   if (!segment.landmark) return undefined;
   const { atom, declaration: decl } = segment.landmark;
   const predDecl = vocab.predicates[atom.pred];
@@ -472,7 +515,8 @@ export function liftedLandmark(segment: Segment, vocab: Vocabulary): string | un
     // otherwise the count cannot be named and only the class literals remain.
     const fn = Object.entries(vocab.functions).find(([, f]) => f.predicate === atom.pred);
     const objs = terms.filter((_, i) => i !== numeric);
-    body = fn ? `${fn[0]}(${objs.join(", ")}) > 0` : undefined;
+    const bound = atLeast !== undefined && decl.on === "add" ? ` >= ${atLeast}` : " > 0";
+    body = fn ? `${fn[0]}(${objs.join(", ")})${bound}` : undefined;
   } else body = `${atom.pred}(${terms.join(", ")})`;
   if (body !== undefined && decl.on === "remove") body = `not ${body}`;
   const parts = [...(body !== undefined ? [body] : []), ...classLits];

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {
   classOf,
+  countThreshold,
   deriveLandmarks,
   groupSegments,
   landmarkAt,
@@ -11,7 +12,7 @@ import {
   staticPredicates,
 } from "../../compiler/segment.ts";
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
-import { BOX_VOCAB, facts, handTrace, takeStep } from "./_induce_toy.ts";
+import { type AtomTuple, BOX_VOCAB, facts, handTrace, takeStep } from "./_induce_toy.ts";
 
 // Landmarks of every kind: an add, an add with a `when` on the state before,
 // a remove (no skill name), a numeric add that must go up, and one whose
@@ -247,11 +248,12 @@ Deno.test("groupSegments() groups by signature, names each group and lifts its l
         segments: ["3:0-1"],
       },
       {
-        // The amount is quantified away through the function read off the predicate.
+        // The amount, through the function read off the predicate: at least what
+        // the segment reached and did not start at (no stock, then 2).
         name: "gather",
         signature: "stock:add(x_type: Color)",
         params: [{ name: "x_type", type: "Color" }],
-        post: "exists(v0: Ball, count(v0) > 0 and color(v0, x_type))",
+        post: "exists(v0: Ball, count(v0) >= 1 and color(v0, x_type))",
         segments: ["4:0-1"],
       },
       {
@@ -321,4 +323,37 @@ Deno.test("segmentTraces() keeps a landmark object known at the segment's start 
   ]);
   // b3 is described by no fact that never changes: the skill chooses it.
   assert.match(segments[0].signature, /some Box/);
+});
+
+Deno.test("countThreshold() is the least count every segment ends at or above and none starts at", () => {
+  const gather = (start: number | undefined, end: number, i: number) =>
+    segmentTrace(
+      handTrace(
+        facts(
+          OBJECTS,
+          ["color", "x1", "red"],
+          ...(start ? [["stock", "x1", start] as AtomTuple] : []),
+        ),
+        [{
+          action: `get ${end - (start ?? 0)} x1`,
+          add: [["stock", "x1", end]],
+          remove: start ? [["stock", "x1", start]] : [],
+        }],
+      ),
+      i,
+      VOCAB,
+    );
+  // From 2 to 6 and from nothing to 4: more than 2 is what all of them achieved.
+  const both = [...gather(2, 6, 0), ...gather(undefined, 4, 1)];
+  assert.equal(countThreshold(both, VOCAB), 3);
+  assert.equal(
+    groupSegments(both, VOCAB)[0].post,
+    "exists(v0: Ball, count(v0) >= 3 and color(v0, x_type))",
+  );
+  // A segment that starts where another ends: no count separates them.
+  assert.equal(countThreshold([...gather(4, 6, 0), ...gather(undefined, 4, 1)], VOCAB), undefined);
+  assert.equal(
+    groupSegments([...gather(4, 6, 0), ...gather(undefined, 4, 1)], VOCAB)[0].post,
+    "exists(v0: Ball, count(v0) > 0 and color(v0, x_type))",
+  );
 });

@@ -161,7 +161,7 @@ Deno.test("regress() proposes crafting the missing ingredient a rejected action 
   assert.deepEqual(first.call, { skill: "craft_item", args: { item: "pink dye" } });
   assert.equal(first.via, "object");
   assert.equal(first.more, false);
-  assert.equal(first.condition, "count('pink dye') > 0");
+  assert.equal(first.condition, "count('pink dye') >= 1");
   // A call already on the goal stack is not proposed again.
   const excluded = planner.regress({ program, args, result, events }, facts, {
     exclude: new Set([callKey(first.call)]),

@@ -10,7 +10,10 @@ import type { Vocabulary } from "../dsl/vocabulary.ts";
 import type { AgentFailure } from "./agent_types.ts";
 import type { FactStore } from "./fact_store.ts";
 import type { RunEvent, RunResult } from "./interpreter.ts";
-import type { SkillCall } from "./planner.ts";
+import { callKey, type SkillCall } from "./planner.ts";
+import type { SkillLibrary } from "./library.ts";
+import { checkPostcondition } from "./postcondition.ts";
+import { type firstStep, postconditionStatesQuantity } from "./regression.ts";
 
 /** The record of a failed call: a failure, a verification failure (success without its postcondition) or a stop by the budget. */
 export function failureOf(
@@ -138,4 +141,36 @@ export function factsAbout(facts: FactStore, object: string): string {
 /** `node (object, ...); ...`, for the trace. */
 export function describeTolerated(tolerated: ReadonlyMap<string, ReadonlySet<string>>): string {
   return [...tolerated].map(([node, objects]) => `${node} (${[...objects].join(", ")})`).join("; ");
+}
+
+/**
+ * Whether the run made `first` (a dry run's next step) succeed and its
+ * effect is gone since: a call whose postcondition no longer holds (or
+ * states a quantity, which may have dropped below what the caller needs
+ * although some is left), an action a fact it added no longer holds of.
+ */
+export function undone(
+  first: NonNullable<ReturnType<typeof firstStep>>,
+  events: readonly RunEvent[],
+  library: SkillLibrary,
+  facts: FactStore,
+): boolean {
+  if (first.kind === "call") {
+    const callee = library.get(first.skill);
+    const key = callKey(first);
+    const open: SkillCall[] = [];
+    let made = false;
+    for (const e of events) {
+      if (e.type === "start") open[e.depth] = { skill: e.skill, args: e.args };
+      else if (e.type === "end" && e.outcome === "success" && open[e.depth]) {
+        if (callKey(open[e.depth]) === key) made = true;
+      }
+    }
+    return made && callee !== undefined &&
+      (postconditionStatesQuantity(callee) || !checkPostcondition(callee, first.args, facts).holds);
+  }
+  const done = events.findLast((e) =>
+    e.type === "observe" && e.rejected === undefined && e.action === first.action
+  );
+  return done?.type === "observe" && done.delta.add.some((a) => !facts.has(a));
 }

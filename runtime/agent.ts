@@ -45,6 +45,7 @@ import {
   rejectedNodeFor,
   rejectedObjects,
   relatedTo,
+  undone,
 } from "./_agent_util.ts";
 import type { AgentEvent, AgentFailure, AgentOptions, AgentResult } from "./agent_types.ts";
 import { FactStore } from "./fact_store.ts";
@@ -239,34 +240,6 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     }
   }
 
-  /**
-   * Whether the run made `first` succeed and its effect is gone since: a
-   * call whose postcondition no longer holds (or states a quantity, which
-   * may have dropped below what is needed), an action a fact it added no
-   * longer holds of.
-   */
-  function undone(first: NonNullable<ReturnType<typeof firstStep>>, events: RunEvent[]): boolean {
-    if (first.kind === "call") {
-      const callee = library.get(first.skill);
-      const key = callKey(first);
-      const open: SkillCall[] = [];
-      let made = false;
-      for (const e of events) {
-        if (e.type === "start") open[e.depth] = { skill: e.skill, args: e.args };
-        else if (e.type === "end" && e.outcome === "success" && open[e.depth]) {
-          if (callKey(open[e.depth]) === key) made = true;
-        }
-      }
-      // A quantity may have been used up below what the caller needs although some is left.
-      return made && callee !== undefined &&
-        (statesQuantity(callee) || !checkPostcondition(callee, first.args, facts).holds);
-    }
-    const done = events.findLast((e) =>
-      e.type === "observe" && e.rejected === undefined && e.action === first.action
-    );
-    return done?.type === "observe" && done.delta.add.some((a) => !facts.has(a));
-  }
-
   /** Achieves one call: run, verify, regress and retry, then the hook. */
   async function* achieve(
     call: SkillCall,
@@ -431,7 +404,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
       // by redoing a step whose effect is gone, it runs again.
       if (retries < maxRetries && ownRejectedAction(run.events) !== undefined) {
         const first = firstStep(program, call.args, facts);
-        if (first !== undefined && undone(first, run.events)) {
+        if (first !== undefined && undone(first, run.events, library, facts)) {
           retries++;
           attempt = "retry";
           continue;

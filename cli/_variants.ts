@@ -12,16 +12,15 @@
  */
 import type { Skill } from "../dsl/graph/schema.ts";
 import type { Trace } from "../dsl/trace.ts";
-import { induceSkills } from "../compiler/induce.ts";
-import { learnTemplates } from "../compiler/templates.ts";
-import { learnActionModelFromTraces } from "../compiler/action_model_from_traces.ts";
+import { compileTraces } from "../compiler/compile.ts";
 import type { ActionModel } from "../runtime/action_model.ts";
+import { episodeBudgets } from "../runtime/task_lists.ts";
 import type { EnvironmentKit, TaskSpec } from "../runtime/environment.ts";
 import { type EvalReport, evaluate, type Evaluation } from "../runtime/evaluate.ts";
 import { agentRunner, expertRunner } from "../runtime/eval_runners.ts";
 import { Honer } from "../runtime/hone.ts";
 import { HoningSession } from "../runtime/honing_session.ts";
-import { compileSkills, type SkillLibrary } from "../runtime/library.ts";
+import type { SkillLibrary } from "../runtime/library.ts";
 import type { TaskTemplate } from "../runtime/task_template.ts";
 import { ProgressBar } from "./_progress.ts";
 
@@ -52,28 +51,13 @@ export interface BuiltLibrary {
   actionModel?: ActionModel;
 }
 
-/** Induces skills and task templates from traces, in memory. */
+/** Induces skills and task templates from traces, in memory (see `compileTraces`). */
 export function induceLibrary(
   traces: readonly Trace[],
   kit: EnvironmentKit,
   options: { linear?: boolean } = {},
 ): BuiltLibrary {
-  const started = performance.now();
-  const induced = induceSkills(traces, kit, { linear: options.linear ?? false });
-  const skills = induced.skills.map((s) => s.skill);
-  const templates = learnTemplates(traces, kit, { skills: skills.map((s) => s.name) });
-  const actionModel = learnActionModelFromTraces(traces, kit);
-  const library = compileSkills(
-    skills.map((s) => ({ data: s, source: `induced skill "${s.name}"` })),
-    kit.vocabulary,
-  );
-  return {
-    skills,
-    templates,
-    library,
-    actionModel,
-    seconds: (performance.now() - started) / 1000,
-  };
+  return compileTraces(traces, kit, { linear: options.linear ?? false });
 }
 
 /** Options of {@linkcode runVariant}. */
@@ -100,7 +84,7 @@ export interface RunVariantOptions {
   };
   /** Hone the skills with this session (its skills replace `library.library`). */
   honing?: HoningSession;
-  /** Environment actions per episode. @default {@linkcode DEFAULT_MAX_ACTIONS} */
+  /** Environment actions per episode. @default the kit's, else 100 */
   maxActions?: number;
   /** Skill calls per episode. @default maxActions */
   maxSkillCalls?: number;
@@ -123,7 +107,7 @@ export async function runVariant(options: RunVariantOptions): Promise<Evaluation
       templates: lib.templates,
       ...(lib.actionModel ? { actionModel: lib.actionModel } : {}),
       ...(options.honing ? { honing: options.honing } : {}),
-      ...budgets(options),
+      ...episodeBudgets(options.kit, options),
     });
   }
   const bar = new ProgressBar(options.name, options.tasks.length, options.progress ?? true);
@@ -141,22 +125,6 @@ export async function runVariant(options: RunVariantOptions): Promise<Evaluation
       bar.update(done, successes);
     },
   });
-}
-
-/** Environment actions per episode unless told otherwise. */
-export const DEFAULT_MAX_ACTIONS = 100;
-
-/**
- * The episode budgets. Only actions are a real limit (an episode is as long
- * as the environment lets it be); skill calls may be as many as actions, so
- * that a deep task's many subgoal calls are not cut short by a second,
- * arbitrary limit.
- */
-export function budgets(
-  options: { maxActions?: number; maxSkillCalls?: number },
-): { maxActions: number; maxSkillCalls: number } {
-  const maxActions = options.maxActions ?? DEFAULT_MAX_ACTIONS;
-  return { maxActions, maxSkillCalls: options.maxSkillCalls ?? maxActions };
 }
 
 /** An in-memory honing session over `skills` (nothing is written). */
@@ -269,7 +237,7 @@ export interface CompareOptions {
   traces: readonly Trace[];
   /** The evaluation tasks. */
   tasks: readonly TaskSpec[];
-  /** Environment actions per episode. @default {@linkcode DEFAULT_MAX_ACTIONS} */
+  /** Environment actions per episode. @default the kit's, else 100 */
   maxActions?: number;
   /** Skill calls per episode. @default maxActions */
   maxSkillCalls?: number;

@@ -7,20 +7,15 @@
  */
 import type { Trace } from "../dsl/trace.ts";
 import { readTraces } from "../compiler/trace_io.ts";
-import { environmentKit } from "../environments/registry.ts";
+import { environmentKit, environmentNames } from "../environments/registry.ts";
 import type { EnvironmentKit, TaskSpec } from "../runtime/environment.ts";
+import { demonstrationTasksOf, episodeBudgets } from "../runtime/task_lists.ts";
 import type { EvalReport } from "../runtime/evaluate.ts";
 import { intFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
 import { generateExpertTraces } from "../runtime/expert_traces.ts";
 import { gardenKit } from "../examples/garden/kit.ts";
 import { deployKit } from "../examples/deploy/kit.ts";
-import {
-  ALFWORLD_DEMOS,
-  builtinTraces,
-  SHARED_DATA,
-  taskList,
-  TEXTCRAFT_RECIPES,
-} from "./_tasks.ts";
+import { envHelp, kitFromFlag, SHARED_DATA, taskList } from "./_tasks.ts";
 import {
   byTypeTable,
   compareVariants,
@@ -32,18 +27,20 @@ import {
   wrap,
 } from "./_variants.ts";
 
-const HELP = `Usage: deno task bench [--env textcraft|alfworld|garden|deploy|all] [options]
+const HELP = `Usage: deno task bench [--env <env>|all] [options]
 
-Runs every variant on the full benchmark data and writes the results:
+Runs every variant on the full benchmark data and writes the results. What
+is measured is the environment's benchmark (its kit's \`benchmark\` field):
 
-  textcraft  the full recipe set (<data>/${TEXTCRAFT_RECIPES}); library induced
-             from expert traces of depth-1 tasks; 200 tasks of depth 2-4
-  alfworld   library induced from <data>/${ALFWORLD_DEMOS} only;
-             the 134 tasks of the unseen split
+  textcraft  the full recipe set (<data>/textcraft/recipes); library induced
+             from expert traces of 50 depth-1 tasks; 200 tasks of depth 2-4
+  alfworld   library induced from <data>/alfworld/react_demos_2per_type.json
+             only; the 134 tasks of the unseen split
   garden     the example domains of examples/ (unlike the two above; no
   deploy     benchmark data needed): library induced from 4 expert
              demonstrations per task type of 1-3 goal objects; 60 unseen
              tasks of 4-8 goal objects
+  all        all of the above (the default)
 
 Variants:
 ${VARIANTS.map((v) => `  ${v.padEnd(7)}${VARIANT_DOCS[v]}`).join("\n")}
@@ -53,16 +50,16 @@ second and interpreter node evaluations per second (wall time, environment
 included).
 
 Options:
-  --env <name>           textcraft, alfworld, garden, deploy or all (default all)
+${envHelp(25)}
   --data <dir>           benchmark data folder (default ../shared/data)
   --out <dir>            where results.md and results.json go (default bench)
-  --train <n>            TextCraft demonstrations (default 50)
-  --train-depths <list>  depths of the TextCraft demonstrations, e.g. 2 or 1,2
-                         (taken in turn; default 1)
-  --n <n>                TextCraft evaluation tasks (default 200)
-  --max-actions <n>      actions per episode (default: TextCraft 100,
-                         ALFWorld 50, ReAct's limit); skill calls may be as
-                         many as actions
+  --train <n>            expert demonstrations (default: the benchmark's)
+  --train-depths <list>  depths of the demonstrations, for environments whose
+                         tasks have them, e.g. 2 or 1,2 (taken in turn)
+  --n <n>                evaluation tasks (default: the benchmark's)
+  --max-actions <n>      actions per episode (default: the environment's, e.g.
+                         TextCraft 100, ALFWorld 50, ReAct's limit); skill
+                         calls may be as many as actions
   --json                 also print the JSON to stdout
   -h, --help             show this help`;
 
@@ -109,34 +106,26 @@ async function main(): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  const which = flags.env ?? "all";
-  const known = ["textcraft", "alfworld", ...Object.keys(EXAMPLE_KITS)];
-  if (![...known, "all"].includes(which)) {
-    throw new UsageError(`--env must be ${known.join(", ")} or all, got "${which}"`);
-  }
   const data = (flags.data ?? SHARED_DATA).replace(/\/+$/, "");
-  const train = positive("train", flags.train, 50);
-  const trainDepths = depthList(flags["train-depths"] ?? "1");
-  const n = positive("n", flags.n, 200);
-  const maxActions = flags["max-actions"] === undefined
-    ? undefined
-    : positive("max-actions", flags["max-actions"], 100);
+  const request: BenchRequest = {
+    data,
+    ...(flags.train !== undefined ? { train: positive("train", flags.train, 1) } : {}),
+    ...(flags["train-depths"] !== undefined
+      ? { trainDepths: depthList(flags["train-depths"]) }
+      : {}),
+    ...(flags.n !== undefined ? { n: positive("n", flags.n, 1) } : {}),
+    ...(flags["max-actions"] !== undefined
+      ? { maxActions: positive("max-actions", flags["max-actions"], 1) }
+      : {}),
+  };
+  const which = flags.env ?? "all";
+  const kits = which === "all"
+    ? [...environmentNames().map((n) => environmentKit(n)), ...Object.values(EXAMPLE_KITS)]
+    : [EXAMPLE_KITS[which] ?? await kitFromFlag(which)];
   const out = flags.out ?? "bench";
 
   const results: EnvResult[] = [];
-  if (which === "all" || which === "textcraft") {
-    results.push(
-      await bench(await textcraftSetup(data, train, trainDepths, n, maxActions ?? 100)),
-    );
-  }
-  if (which === "all" || which === "alfworld") {
-    results.push(await bench(await alfworldSetup(data, maxActions ?? 50)));
-  }
-  for (const [name, kit] of Object.entries(EXAMPLE_KITS)) {
-    if (which === "all" || which === name) {
-      results.push(await bench(await exampleSetup(kit, maxActions ?? 100)));
-    }
-  }
+  for (const kit of kits) results.push(await bench(await benchSetup(kit, request)));
   const json = {
     date: new Date().toISOString(),
     deno: Deno.version.deno,
@@ -153,77 +142,73 @@ async function main(): Promise<number> {
   return 0;
 }
 
-async function textcraftSetup(
-  data: string,
-  train: number,
-  depths: readonly number[],
-  n: number,
-  maxActions: number,
-): Promise<Setup> {
-  const kit = environmentKit("textcraft");
-  const recipes = `${data}/${TEXTCRAFT_RECIPES}`;
-  await mustExist(recipes);
-  const envOptions = { recipes };
-  const what = `depth-${depths.join(" and depth-")}`;
-  console.error(`textcraft: the expert demonstrates ${train} ${what} tasks...`);
-  const traces = depths.length === 1 && depths[0] === 1
-    ? await builtinTraces(kit, { count: train, envOptions })
-    : await generateExpertTraces(
-      kit,
-      taskList(kit, { split: "train", depths: [...depths], n: train }),
-      {
-        envOptions,
-      },
-    );
+/** What the flags ask of every environment's benchmark. */
+interface BenchRequest {
+  data: string;
+  train?: number;
+  trainDepths?: number[];
+  n?: number;
+  maxActions?: number;
+}
+
+/**
+ * An environment's benchmark, as its kit describes it: demonstrations
+ * from transcripts in the data folder or by the expert (on data the kit
+ * names, e.g. the full recipe set), tasks of the unseen split.
+ */
+async function benchSetup(kit: EnvironmentKit, request: BenchRequest): Promise<Setup> {
+  const b = kit.benchmark ?? {};
+  const envOptions: Record<string, unknown> = {};
+  for (const [option, path] of Object.entries(b.dataOptions ?? {})) {
+    envOptions[option] = `${request.data}/${path}`;
+    await mustExist(`${request.data}/${path}`);
+  }
+  const onData = Object.values(b.dataOptions ?? {}).map((p) => `, ${p} of the data`).join("");
+  let traces: Trace[];
+  let source: string;
+  if (b.transcripts !== undefined && request.train === undefined && !request.trainDepths) {
+    const path = `${request.data}/${b.transcripts}`;
+    await mustExist(path);
+    traces = await readTraces(path, kit);
+    source = `${traces.length} transcripts of ${b.transcripts} only`;
+  } else {
+    const count = request.train ?? b.demonstrations;
+    let tasks: TaskSpec[];
+    let what: string;
+    if (request.trainDepths) {
+      tasks = taskList(kit, { split: "train", depths: request.trainDepths, n: count });
+      what = `depth-${
+        request.trainDepths.join(" and depth-")
+      } tasks (seeds from 1, depths in turn)`;
+    } else {
+      try {
+        tasks = demonstrationTasksOf(kit, count);
+      } catch (e) {
+        throw new UsageError((e as Error).message);
+      }
+      what = "demonstration tasks";
+    }
+    console.error(`${kit.name}: the expert demonstrates ${tasks.length} tasks...`);
+    traces = await generateExpertTraces(kit, tasks, { envOptions });
+    source = `expert traces of ${tasks.length} ${what}${onData}`;
+  }
+  const tasks = taskList(kit, {
+    split: "unseen",
+    ...(request.n ?? b.tasks) !== undefined ? { n: request.n ?? b.tasks } : {},
+  });
   return {
     kit,
     envOptions,
     traces,
-    source:
-      `expert traces of ${train} ${what} tasks (seeds from 1, depths in turn), full recipe set`,
-    tasks: taskList(kit, { n }),
-    taskText: `${n} tasks of depth 2-4 (depths in turn, seeds from 1), full recipe set`,
-    maxActions,
-  };
-}
-
-async function alfworldSetup(data: string, maxActions: number): Promise<Setup> {
-  const kit = environmentKit("alfworld");
-  const path = `${data}/${ALFWORLD_DEMOS}`;
-  await mustExist(path);
-  const traces = await readTraces(path, kit);
-  return {
-    kit,
-    envOptions: {},
-    traces,
-    source: `${traces.length} transcripts of ${ALFWORLD_DEMOS} only`,
-    tasks: taskList(kit, { split: "unseen" }),
-    taskText: "the unseen split (ALFWorld's 134-task evaluation mix)",
-    maxActions,
+    source,
+    tasks,
+    taskText: `${tasks.length} ${b.taskText ?? "tasks of the unseen split"}${onData}`,
+    maxActions: request.maxActions ?? episodeBudgets(kit).maxActions,
   };
 }
 
 /** The example domains of `examples/`, written against the public API only. */
 const EXAMPLE_KITS: Record<string, EnvironmentKit> = { garden: gardenKit, deploy: deployKit };
-
-/**
- * An example domain: the expert demonstrates 4 train tasks per type (1-3
- * goal objects); the agent is measured on 60 unseen tasks (4-8 goal objects).
- */
-async function exampleSetup(kit: EnvironmentKit, maxActions: number): Promise<Setup> {
-  const train = kit.tasks!({ split: "train", count: 8 });
-  console.error(`${kit.name}: the expert demonstrates ${train.length} train tasks...`);
-  const traces = await generateExpertTraces(kit, train, {});
-  return {
-    kit,
-    envOptions: {},
-    traces,
-    source: `expert traces of ${train.length} train tasks (4 per task type, 1-3 goal objects)`,
-    tasks: kit.tasks!({ split: "unseen", count: 60 }),
-    taskText: "60 unseen tasks of 4-8 goal objects (both task types)",
-    maxActions,
-  };
-}
 
 async function bench(setup: Setup): Promise<EnvResult> {
   const { kit } = setup;

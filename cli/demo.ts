@@ -10,11 +10,11 @@ import type { Skill } from "../dsl/graph/schema.ts";
 import type { Trace } from "../dsl/trace.ts";
 import { readTraces } from "../compiler/trace_io.ts";
 import type { EnvironmentKit } from "../runtime/environment.ts";
-import { environmentKit } from "../environments/registry.ts";
+import { environmentNames } from "../environments/registry.ts";
 import { describeProgram } from "../compiler/task_program.ts";
 import type { TaskTemplate } from "../runtime/task_template.ts";
 import { intFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
-import { ALFWORLD_DEMOS, builtinTraces, SHARED_DATA, taskList } from "./_tasks.ts";
+import { builtinTraces, envHelp, kitFromFlag, SHARED_DATA, taskList } from "./_tasks.ts";
 import {
   byTypeTable,
   compareVariants,
@@ -24,7 +24,7 @@ import {
   VARIANTS,
 } from "./_variants.ts";
 
-const HELP = `Usage: deno task demo [--env textcraft|alfworld] [--n <n>] [--seed <n>]
+const HELP = `Usage: deno task demo [--env <env>] [--n <n>] [--seed <n>]
 
 Runs the whole job on built-in data and prints the comparison table:
 
@@ -43,46 +43,33 @@ Runs the whole job on built-in data and prints the comparison table:
 Variants:
 ${VARIANTS.map((v) => `  ${v.padEnd(7)}${VARIANT_DOCS[v]}`).join("\n")}
 
+Any other environment (a plugin) runs the same way, with the counts of its
+kit's benchmark.demo.
+
 Options:
-  --env <name>  environment (default textcraft)
+${envHelp(16)}
+                (default textcraft)
   --n <n>       number of evaluation tasks
-  --seed <n>    TextCraft: first seed of the evaluation tasks (default 1)
+  --seed <n>    first seed of generated evaluation tasks (default 1)
   -h, --help    show this help`;
 
-/** What the demo does per environment. */
-interface Setup {
-  /** Evaluation tasks by default. */
-  n: number;
-  /** The demonstrations and how to say what they are. */
-  traces: (kit: EnvironmentKit) => Promise<{ traces: Trace[]; what: string }>;
-  /** What the evaluation tasks are. */
-  unseen: string;
+/** The demonstrations of the demo: the kit's transcripts in the data folder, or the expert's. */
+async function demonstrations(kit: EnvironmentKit): Promise<{ traces: Trace[]; what: string }> {
+  const b = kit.benchmark;
+  if (b?.transcripts !== undefined) {
+    const path = `${SHARED_DATA}/${b.transcripts}`;
+    const traces = await readTraces(path, kit);
+    return { traces, what: `Read ${traces.length} demonstrations from ${path}` };
+  }
+  const traces = await builtinTraces(kit, {
+    ...(b?.demo?.demonstrations !== undefined ? { count: b.demo.demonstrations } : {}),
+  });
+  const steps = traces.reduce((a, t) => a + t.steps.length, 0);
+  return {
+    traces,
+    what: `The expert solved ${traces.length} demonstration tasks in ${steps} actions`,
+  };
 }
-
-const SETUPS: Record<string, Setup> = {
-  textcraft: {
-    n: 60,
-    traces: async (kit) => {
-      const traces = await builtinTraces(kit, { count: 20 });
-      const steps = traces.reduce((a, t) => a + t.steps.length, 0);
-      return {
-        traces,
-        what:
-          `The expert solved ${traces.length} depth-1 tasks of the built-in recipe set in ${steps} actions`,
-      };
-    },
-    unseen: "depth 2-4 tasks",
-  },
-  alfworld: {
-    n: 30,
-    traces: async (kit) => {
-      const path = `${SHARED_DATA}/${ALFWORLD_DEMOS}`;
-      const traces = await readTraces(path, kit);
-      return { traces, what: `Read ${traces.length} demonstrations from ${path}` };
-    },
-    unseen: "tasks of the unseen split (floor plans no demonstration used)",
-  },
-};
 
 async function main(): Promise<number> {
   const flags = parseFlags(Deno.args, {
@@ -95,21 +82,17 @@ async function main(): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  const name = flags.env ?? "textcraft";
-  const setup = SETUPS[name];
-  if (!setup) {
-    throw new UsageError(`--env must be one of ${Object.keys(SETUPS).join(", ")}, got "${name}"`);
-  }
-  const n = intFlag("n", flags.n, setup.n);
+  // By default the first built-in environment, which needs no data.
+  const kit = await kitFromFlag(flags.env ?? environmentNames()[0]);
+  const n = intFlag("n", flags.n, kit.benchmark?.demo?.tasks ?? 30);
   if (n < 1) throw new UsageError(`--n must be at least 1, got "${n}"`);
-  const kit = environmentKit(name);
   const tasks = taskList(kit, {
     n,
     ...(flags.seed !== undefined ? { seed: intFlag("seed", flags.seed, 1) } : {}),
   });
 
   let started = performance.now();
-  const { traces, what } = await setup.traces(kit);
+  const { traces, what } = await demonstrations(kit);
   console.log(`== 1. Demonstrations ==`);
   console.log(`${what} (${seconds(started)}).`);
 
@@ -127,7 +110,11 @@ async function main(): Promise<number> {
   for (const s of full.skills) console.log(`  ${describeSkill(s)}`);
   for (const t of full.templates) console.log(`  ${describeTemplate(t)}`);
 
-  console.log(`\n== 3. Evaluation on ${tasks.length} ${setup.unseen} ==`);
+  console.log(
+    `\n== 3. Evaluation on ${tasks.length} ${
+      kit.benchmark?.taskText ?? "tasks of the unseen split"
+    } ==`,
+  );
   const reports = comparison.runs.map((r) => r.evaluation.report);
   console.log(comparisonTableWithLegend(reports));
   if (Object.keys(reports[0].by_type).length > 1) {

@@ -6,9 +6,8 @@
  * @module
  */
 import { readTraces } from "../compiler/trace_io.ts";
-import { environmentKit, environmentNames } from "../environments/registry.ts";
-import { REMOTE_PREFIX } from "../environments/remote/kit.ts";
-import type { EnvironmentKit, TaskSpec } from "../runtime/environment.ts";
+import { localKit, REMOTE_PREFIX } from "../environments/remote/kit.ts";
+import type { TaskSpec } from "../runtime/environment.ts";
 import type { EvalReport, Evaluation } from "../runtime/evaluate.ts";
 import { Honer } from "../runtime/hone.ts";
 import { HoningSession } from "../runtime/honing_session.ts";
@@ -16,7 +15,14 @@ import { LibraryStore } from "../runtime/library_store.ts";
 import { loadActionModel, saveActionModel } from "../runtime/library.ts";
 import { checkTaskResets, readTaskSpecs } from "../runtime/task_specs.ts";
 import { intFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
-import { builtinTraces, localName, taskList, taskSpecCheck } from "./_tasks.ts";
+import {
+  builtinTraces,
+  envHelp,
+  kitFromFlag,
+  parseEnvOptions,
+  taskList,
+  taskSpecCheck,
+} from "./_tasks.ts";
 import {
   byTypeTable,
   comparisonTable,
@@ -47,23 +53,20 @@ failed and is listed with its error.
 Library (one of):
   --lib <dir>         a library written by "deno task induce" (skills and templates)
   --traces <src>      induce one in memory from traces: a JSONL/JSON/transcript
-                      file, a directory, or "builtin" (expert demonstrations:
-                      TextCraft depth 1, ALFWorld train tasks)
+                      file, a directory, or "builtin" (the expert's
+                      demonstrations on the environment's demonstration tasks)
 
 Tasks:
-  --split <s>         train or unseen (default unseen). TextCraft: unseen is
-                      depths 2-4, train depth 1; ALFWorld: unseen is the
-                      134-task evaluation mix on unseen floor plans
-  --n <n>             number of tasks (TextCraft default 200, depths taken in
-                      turn; ALFWorld: n tasks spread over the split)
-  --depths <list>     TextCraft depths, e.g. 2,3,4
-  --tasks <jsonl>     explicit tasks, one JSON object per line: TextCraft
-                      {"commands": [...], "goal": "<item>"}, ALFWorld a scene spec
+  --split <s>         train or unseen (default unseen), as the environment
+                      lists them (e.g. TextCraft unseen: depths 2-4)
+  --n <n>             number of tasks (default: the environment's)
+  --depths <list>     depths, for environments whose tasks have them, e.g. 2,3,4
+  --tasks <jsonl>     explicit tasks, one JSON object per line, each what the
+                      environment accepts (e.g. TextCraft
+                      {"commands": [...], "goal": "<item>"})
 
 Options:
-  --env <name>        environment (${
-    environmentNames().join(", ")
-  }, or agentgym:<env>@http://host:port)
+${envHelp(22)}
   --variant <v>       full (default), linear or expert:
                         full    ${VARIANT_DOCS.full}
                         linear  ${VARIANT_DOCS.linear}
@@ -73,7 +76,8 @@ Options:
                       every change is committed to the library as a new version
   --env-options <json>  options of each environment instance, e.g.
                       '{"recipes": "../shared/data/textcraft/recipes"}'
-  --max-actions <n>   environment actions per episode (default 100)
+  --max-actions <n>   environment actions per episode (default: the
+                      environment's, else 100; TextCraft 100, ALFWorld 50)
   --max-skill-calls <n>  skill calls per episode (default: as many as actions)
   --json              print one JSON object: env, variant, tasks, success_rate,
                       avg_steps, invalid_action_rate, steps_per_skill,
@@ -110,13 +114,7 @@ async function main(): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  if (!flags.env) throw new UsageError("Missing --env <name>");
-  let kit: EnvironmentKit;
-  try {
-    kit = environmentKit(flags.env);
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
+  const kit = await kitFromFlag(flags.env);
   const variant = flags.variant ?? "full";
   if (variant !== "full" && variant !== "linear" && variant !== "expert") {
     throw new UsageError(`--variant must be full, linear or expert, got "${variant}"`);
@@ -145,7 +143,7 @@ async function main(): Promise<number> {
   let tasks: TaskSpec[];
   let labels: string[] | undefined;
   if (flags.tasks) {
-    const file = await readTaskSpecs(flags.tasks, taskSpecCheck(kit.name));
+    const file = await readTaskSpecs(flags.tasks, taskSpecCheck(kit));
     // A remote server answers for its own data; a local environment is checked up front.
     if (!remote) await checkTaskResets(() => kit.create(envOptions), file);
     tasks = file.tasks;
@@ -186,10 +184,9 @@ async function main(): Promise<number> {
     }
   } else if (flags.traces) {
     // Demonstrations are generated in-process, on the local twin of a remote environment.
-    const local = remote ? environmentKit(localName(kit.name)) : kit;
     const traces = flags.traces === "builtin"
-      ? await builtinTraces(local, { envOptions: remote ? {} : envOptions })
-      : await readTraces(flags.traces, local);
+      ? await builtinTraces(kit, { envOptions: remote ? {} : envOptions })
+      : await readTraces(flags.traces, localKit(kit));
     if (traces.length === 0) throw new UsageError(`No traces in ${flags.traces}`);
     const built = induceLibrary(traces, kit, { linear: variant === "linear" });
     log(
@@ -260,20 +257,6 @@ function printReport(
 /** A task in an error line: its id, and its label (e.g. `file:line`) when that differs. */
 function describe(e: { task: string; label: string }): string {
   return e.label === e.task ? e.task : `${e.label} (${e.task})`;
-}
-
-function parseEnvOptions(text: string | undefined): Record<string, unknown> {
-  if (text === undefined) return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new UsageError(`--env-options must be a JSON object, got "${text}"`);
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new UsageError(`--env-options must be a JSON object, got "${text}"`);
-  }
-  return value as Record<string, unknown>;
 }
 
 function parseDepths(text: string): number[] {

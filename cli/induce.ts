@@ -3,21 +3,20 @@
  *
  * @module
  */
-import { environmentKit, environmentNames } from "../environments/registry.ts";
-import type { EnvironmentKit, TaskSpec } from "../runtime/environment.ts";
+import type { EnvironmentKit } from "../runtime/environment.ts";
 import type { Trace } from "../dsl/trace.ts";
 import { readTraces } from "../compiler/trace_io.ts";
-import { induceSkills, type Induction } from "../compiler/induce.ts";
-import { writeLibrary } from "../compiler/write_library.ts";
-import { learnTemplates } from "../compiler/templates.ts";
+import type { Induction } from "../compiler/induce.ts";
+import { compileTraces, writeCompiledLibrary } from "../compiler/compile.ts";
 import { describeProgram } from "../compiler/task_program.ts";
-import { learnActionModelFromTraces } from "../compiler/action_model_from_traces.ts";
-import { saveActionModel } from "../runtime/library.ts";
 import type { TaskTemplate } from "../runtime/task_template.ts";
 import { generateExpertTraces } from "../runtime/expert_traces.ts";
+import { demonstrationTasksOf } from "../runtime/task_lists.ts";
+import { localKit } from "../environments/remote/kit.ts";
 import { intFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
+import { envHelp, kitFromFlag, parseEnvOptions } from "./_tasks.ts";
 
-const HELP = `Usage: deno task induce --env <name> --traces <file|dir|builtin> --out <dir> [options]
+const HELP = `Usage: deno task induce --env <env> --traces <file|dir|builtin> --out <dir> [options]
 
 Compiles recorded traces into a library of skills: grounds every step into
 facts, cuts traces into subgoal segments at landmarks, induces one skill per
@@ -32,17 +31,20 @@ Traces:
   <file>     JSONL traces (one per line), a JSON array of traces, or the
              environment's transcript format (e.g. ALFWorld react_demos_*.json)
   <dir>      every .jsonl/.json/.txt file in the directory, by name
-  builtin    expert demonstrations generated in the simulator: TextCraft
-             depth-1 tasks, ALFWorld train tasks (2 per task type)
+  builtin    the expert's demonstrations on the environment's demonstration
+             tasks, generated in-process (e.g. TextCraft depth-1 tasks,
+             ALFWorld train tasks, 2 per task type)
 
 Options:
-  --env <name>        environment (${environmentNames().join(", ")})
+${envHelp(22)}
   --traces <source>   where the traces come from (see above)
   --out <dir>         library directory (a new version is added if it exists)
-  --count <n>         builtin: number of TextCraft tasks (default 10) or
-                      ALFWorld tasks per type (default 2)
-  --recipes <dir>     builtin TextCraft: recipe directory (default: built-in set)
-  --seed <n>          builtin: task seed (default 1)
+  --count <n>         builtin: how many demonstrations (the environment's
+                      unit, e.g. ALFWorld tasks per type; default: its own)
+  --env-options <json>  builtin: options of the environment the expert runs
+                      in, e.g. '{"recipes": "<dir>"}'
+  --recipes <dir>     builtin TextCraft: the same as --env-options
+                      '{"recipes": "<dir>"}' (kept for old scripts)
   --lambda <x>        weight of program size in the MDL score (default 0.05)
   --no-crossover      do not share guarded steps between skills
   --linear            induce linear parameterized scripts (no loops, no
@@ -62,8 +64,8 @@ async function main(): Promise<number> {
     traces: { type: "string" },
     out: { type: "string" },
     count: { type: "string" },
+    "env-options": { type: "string" },
     recipes: { type: "string" },
-    seed: { type: "string" },
     lambda: { type: "string" },
     "no-crossover": { type: "boolean" },
     linear: { type: "boolean" },
@@ -76,15 +78,10 @@ async function main(): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  if (!flags.env) throw new UsageError("Missing --env");
+  if (!flags.env) throw new UsageError("Missing --env <env>");
   if (!flags.traces) throw new UsageError("Missing --traces <file|dir|builtin>");
   if (!flags.out) throw new UsageError("Missing --out <dir>");
-  let kit: EnvironmentKit;
-  try {
-    kit = environmentKit(flags.env);
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
+  const kit = await kitFromFlag(flags.env);
   const lambda = flags.lambda === undefined ? 0.05 : Number(flags.lambda);
   if (!Number.isFinite(lambda) || lambda < 0) {
     throw new UsageError(`--lambda must be a non-negative number, got "${flags.lambda}"`);
@@ -97,38 +94,29 @@ async function main(): Promise<number> {
   progress(`Reading traces from ${flags.traces}...`);
   const traces = flags.traces === "builtin"
     ? await builtinTraces(kit, flags, progress)
-    : await readTraces(flags.traces, kit);
+    : await readTraces(flags.traces, localKit(kit));
   if (traces.length === 0) throw new UsageError(`No traces in ${flags.traces}`);
 
   progress(`Inducing skills from ${traces.length} traces...`);
-  const result = induceSkills(traces, kit, {
+  const compiled = compileTraces(traces, localKit(kit), {
     lambda,
     crossover: !flags["no-crossover"],
     linear: flags.linear,
     explain: flags.explain ? (line) => console.log(`  ${line}`) : undefined,
+    explainTemplates: flags.explain ? (line) => console.log(`  template ${line}`) : undefined,
     onGroup: (i, n, name) => progress(`  [${i + 1}/${n}] ${name}`),
   });
-  const templates = learnTemplates(traces, kit, {
-    skills: result.skills.map((s) => s.skill.name),
-    explain: flags.explain ? (line) => console.log(`  template ${line}`) : undefined,
-  });
+  const result = compiled.induction;
+  const templates = compiled.templates;
   for (const u of result.unknown.slice(0, 5)) {
     console.error(
       `warning: ${u.source} step ${u.step + 1}: grounder did not understand "${u.text}"`,
     );
   }
-  const { version } = await writeLibrary(
-    flags.out,
-    result.skills.map((s) => s.skill),
-    kit.vocabulary,
-    {
-      overwrite: flags.overwrite,
-      detail: `induced from ${traces.length} traces (${flags.traces})`,
-      templates,
-    },
-  );
-  // Preconditions and effects of the actions, learned from the same steps.
-  await saveActionModel(flags.out, learnActionModelFromTraces(traces, kit));
+  const { version } = await writeCompiledLibrary(flags.out, compiled, kit, {
+    ...(flags.overwrite ? { overwrite: true } : {}),
+    detail: `induced from ${traces.length} traces (${flags.traces})`,
+  });
   const seconds = (performance.now() - started) / 1000;
   if (flags.json) console.log(JSON.stringify(summaryJson(result, templates, seconds)));
   else printSummary(result, templates, seconds, flags.out, version);
@@ -137,24 +125,22 @@ async function main(): Promise<number> {
 
 async function builtinTraces(
   kit: EnvironmentKit,
-  flags: { count?: string; recipes?: string; seed?: string },
+  flags: { count?: string; recipes?: string; "env-options"?: string },
   progress: (line: string) => void,
 ): Promise<Trace[]> {
-  if (!kit.expert || !kit.tasks) {
-    throw new UsageError(`Environment "${kit.name}" has no expert to generate builtin traces`);
+  const local = localKit(kit);
+  const count = flags.count === undefined ? undefined : intFlag("count", flags.count, 1);
+  let tasks;
+  try {
+    tasks = demonstrationTasksOf(local, count);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
   }
-  const seed = intFlag("seed", flags.seed, 1);
-  let tasks: TaskSpec[];
-  let envOptions: Record<string, unknown> | undefined;
-  if (kit.name === "textcraft") {
-    tasks = kit.tasks({ depths: [1], count: intFlag("count", flags.count, 10), seed });
-    if (flags.recipes) envOptions = { recipes: flags.recipes };
-  } else if (kit.name === "alfworld") {
-    tasks = kit.tasks({ split: "train", perType: intFlag("count", flags.count, 2) });
-  } else {
-    tasks = kit.tasks({ count: intFlag("count", flags.count, 10), seed });
-  }
-  return await generateExpertTraces(kit, tasks, {
+  const envOptions = {
+    ...parseEnvOptions(flags["env-options"]),
+    ...(flags.recipes ? { recipes: flags.recipes } : {}),
+  };
+  return await generateExpertTraces(local, tasks, {
     envOptions,
     onProgress: (done, total) => {
       if (done === total || done % 10 === 0) progress(`  generated ${done}/${total} expert traces`);

@@ -6,21 +6,22 @@
  * @module
  */
 import type { Trace } from "../dsl/trace.ts";
-import { importTranscripts, replayTraces } from "../environments/alfworld/mod.ts";
+import type { EnvironmentKit } from "../runtime/environment.ts";
 import { parseFlags, runMain, UsageError } from "./_cli.ts";
-
-const ENVIRONMENTS = ["alfworld"];
+import { envHelp, kitFromFlag } from "./_tasks.ts";
 
 const HELP =
-  `Usage: deno task replay --env <name> --transcripts <file> [--transcripts <file> ...] [--json]
+  `Usage: deno task replay --env <env> --transcripts <file> [--transcripts <file> ...] [--json]
 
 Rebuilds the room of each transcript from its first observation and what it
 reveals, replays its actions in the simulator and compares every observation
-exactly. Transcript files are a JSON object of name -> transcript (e.g.
-react_demos_2per_type.json) or one transcript as text.
+exactly. Transcript files are in the environment's transcript format (e.g.
+ALFWorld: a JSON object of name -> transcript such as
+react_demos_2per_type.json, or one transcript as text). Environments whose
+kit can replay (ALFWorld) are supported.
 
 Options:
-  --env <name>          environment (${ENVIRONMENTS.join(", ")})
+${envHelp(24)}
   --transcripts <file>  transcript file; repeat for several
   --json                print {"transcripts", "steps", "mismatches", "errors"} as JSON
   -h, --help            show this help
@@ -31,7 +32,7 @@ observation differs or was not understood, 2 bad usage or unreadable input.
 Example:
   deno task replay --env alfworld --transcripts ../shared/data/alfworld/react_demos_2per_type.json`;
 
-async function readTraces(path: string): Promise<Trace[]> {
+async function readTraces(kit: EnvironmentKit, path: string): Promise<Trace[]> {
   let text: string;
   try {
     text = await Deno.readTextFile(path);
@@ -39,7 +40,7 @@ async function readTraces(path: string): Promise<Trace[]> {
     throw new UsageError(`Cannot read "${path}": ${e instanceof Error ? e.message : e}`);
   }
   try {
-    return importTranscripts(text, path.split("/").pop() ?? path);
+    return kit.importTranscripts!(text, path.split("/").pop() ?? path);
   } catch (e) {
     throw new UsageError(
       `Cannot read transcripts from "${path}": ${e instanceof Error ? e.message : e}`,
@@ -62,19 +63,15 @@ async function main(): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  if (!flags.env) throw new UsageError("Missing --env <name>");
-  if (!ENVIRONMENTS.includes(flags.env)) {
-    throw new UsageError(
-      `Cannot replay transcripts of environment "${flags.env}"; supported: ${
-        ENVIRONMENTS.map((e) => `"${e}"`).join(", ")
-      }`,
-    );
+  const kit = await kitFromFlag(flags.env);
+  if (!kit.replay || !kit.importTranscripts) {
+    throw new UsageError(`Environment "${kit.name}" cannot replay transcripts`);
   }
   const files = flags.transcripts ?? [];
   if (files.length === 0) throw new UsageError("Missing --transcripts <file>");
   const traces: Trace[] = [];
-  for (const file of files) traces.push(...await readTraces(file));
-  const report = await replayTraces(traces);
+  for (const file of files) traces.push(...await readTraces(kit, file));
+  const report = await kit.replay(traces);
   const failed = report.mismatches.length > 0 || report.errors.length > 0;
   if (flags.json) {
     console.log(JSON.stringify({

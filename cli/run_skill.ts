@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { environmentKit, environmentNames } from "../environments/registry.ts";
 import { FactStore } from "../runtime/fact_store.ts";
 import { collectRun, runSkill } from "../runtime/interpreter.ts";
 import {
@@ -28,34 +27,48 @@ import type { TaskSpec } from "../runtime/environment.ts";
 import type { Value } from "../dsl/facts.ts";
 import { parseJsonText } from "../runtime/json_file.ts";
 import { intFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
+import { episodeBudgets } from "../runtime/task_lists.ts";
+import { envHelp, kitFromFlag, parseEnvOptions, taskList, taskSpecCheck } from "./_tasks.ts";
 
-const HELP = `Usage: deno task run-skill --env <name> --skill <file> [options]
-       deno task run-skill --env <name> --lib <dir> --task <seed|id> [options]
+const HELP = `Usage: deno task run-skill --env <env> --skill <file> [options]
+       deno task run-skill --env <env> --lib <dir> [--task <seed|id> | --task-spec <json>] [options]
+       deno task run-skill --env <env> --list-tasks [--split <s>] [--n <n>]
 
-With --skill, runs one skill (a JSON file, or the name of a skill of --lib)
-in one task of an environment and prints the event trace: think steps,
-actions, observations and the end with its diagnosis.
+With --skill, runs one skill (a JSON file, a Mermaid diagram .mmd as the
+library writes it, edited or not, or the name of a skill of --lib) in one
+task of an environment and prints the event trace: think steps, actions,
+observations and the end with its diagnosis.
 
 Without --skill, runs the agent on the task with the library of --lib: it
-follows the task template learned at induction (the skills the
-demonstrations of that task type used, with their arguments computed from
-the initial facts), skips steps whose postcondition already holds, verifies
-each skill's postcondition after it ends, and when a skill fails achieves
-first what the failure names (goal regression over the skills'
-postconditions), then retries it. The trace shows skill boundaries,
-diagnoses, verification results and subgoals.
+runs the task program learned at induction (the skills the demonstrations of
+that task type called, with loops over the goal's objects), skips calls
+whose postcondition already holds, verifies each skill's postcondition after
+it ends, and when a skill fails achieves first what the failure names (goal
+regression over the skills' postconditions), then retries it. The trace
+shows skill boundaries, diagnoses, verification results and subgoals.
+
+With --list-tasks, prints the tasks of a split, one per line: what to pass
+to --task (a seed with its options, or an id), then the task as JSON.
 
 Options:
-  --env <name>          environment (${environmentNames().join(", ")})
-  --skill <file|name>   skill to run: a JSON file, or a skill name of --lib
-  --lib <dir>           library directory (skills, and task templates for the agent)
+${envHelp(24)}
+  --skill <file|name>   skill to run: a .json or .mmd file, or a skill name of --lib
+  --lib <dir>           library directory (skills, and task programs for the agent)
   --args <json>         --skill: arguments as a JSON object, e.g. '{"target": "stick"}' (default {})
   --task <seed|id>      task: an integer seed or a task id (default 0)
-  --depth <n>           TextCraft: crafting depth of generated tasks
-  --recipes <dir>       TextCraft: recipe directory (default: built-in set)
+  --depth <n>           generated tasks: the depth option (TextCraft)
+  --task-spec <json>    an explicit task instead of --task, as the environment
+                        accepts it (e.g. TextCraft {"commands": [...], "goal": "stick"})
+  --list-tasks          print the tasks of --split (default unseen) and stop
+  --split <s>           --list-tasks: train or unseen
+  --n <n>               --list-tasks: how many (default: the environment's)
+  --env-options <json>  options of the environment instance, e.g. '{"recipes": "<dir>"}'
+  --recipes <dir>       the same as --env-options '{"recipes": "<dir>"}'
   --max-steps <n>       node evaluation budget of each skill run (default 500)
-  --max-skill-calls <n> agent: skill calls allowed, subgoals and retries included (default 60)
-  --max-actions <n>     agent: environment actions allowed (default 150)
+  --max-actions <n>     agent: environment actions allowed (default: as eval, the
+                        environment's, else 100)
+  --max-skill-calls <n> agent: skill calls allowed, subgoals and retries
+                        included (default: as many as actions)
   --hone                agent: recover failures, graft what worked and commit the
                         changes to --lib as a new version (history.jsonl)
   --json                print events and result as JSON lines instead of text
@@ -67,7 +80,8 @@ Examples:
   deno task run-skill --env textcraft --skill examples/textcraft/craft_from_gettable.json \\
     --args '{"target": "oak planks"}' --task 3 --depth 1
   deno task induce --env textcraft --traces builtin --out out/textcraft
-  deno task run-skill --env textcraft --lib out/textcraft --task 4 --depth 2`;
+  deno task run-skill --env textcraft --lib out/textcraft --task 4 --depth 2
+  deno task run-skill --env examples/garden/kit.ts --list-tasks --n 3`;
 
 async function main(): Promise<number> {
   const flags = parseFlags(Deno.args, {
@@ -77,6 +91,11 @@ async function main(): Promise<number> {
     args: { type: "string" },
     task: { type: "string" },
     depth: { type: "string" },
+    "task-spec": { type: "string" },
+    "list-tasks": { type: "boolean" },
+    split: { type: "string" },
+    n: { type: "string" },
+    "env-options": { type: "string" },
     recipes: { type: "string" },
     "max-steps": { type: "string" },
     "max-skill-calls": { type: "string" },
@@ -89,25 +108,46 @@ async function main(): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  if (!flags.env) throw new UsageError("Missing --env");
+  const kit = await kitFromFlag(flags.env);
+  if (flags["list-tasks"]) {
+    const n = flags.n === undefined ? undefined : intFlag("n", flags.n, 1);
+    for (const t of taskList(kit, { ...(flags.split ? { split: flags.split } : {}), n })) {
+      const handle = t.id ??
+        (t.seed !== undefined
+          ? `${t.seed}${typeof t.options?.depth === "number" ? ` --depth ${t.options.depth}` : ""}`
+          : "-");
+      console.log(`${handle}\t${JSON.stringify(t)}`);
+    }
+    return 0;
+  }
   if (!flags.skill && !flags.lib) {
     throw new UsageError("Missing --skill <file|name> (or --lib <dir> to run the agent)");
   }
-  let kit: EnvironmentKit;
-  try {
-    kit = environmentKit(flags.env);
-  } catch (e) {
-    throw new UsageError((e as Error).message);
+  if (flags["task-spec"] !== undefined && (flags.task !== undefined || flags.depth)) {
+    throw new UsageError("Give --task (with --depth) or --task-spec, not both");
   }
-  const task = parseTask(flags.task ?? "0", flags.depth);
+  const task = flags["task-spec"] !== undefined
+    ? explicitTask(kit, flags["task-spec"])
+    : parseTask(flags.task ?? "0", flags.depth);
   const maxSteps = intFlag("max-steps", flags["max-steps"], 500);
-  const envOptions = flags.recipes !== undefined ? { recipes: flags.recipes } : {};
+  const envOptions = {
+    ...parseEnvOptions(flags["env-options"]),
+    ...(flags.recipes !== undefined ? { recipes: flags.recipes } : {}),
+  };
   if (!flags.skill) {
     if (flags.args !== undefined) throw new UsageError("--args needs --skill");
+    // The same budgets as eval.
+    const budget = episodeBudgets(kit, {
+      ...(flags["max-actions"] !== undefined
+        ? { maxActions: intFlag("max-actions", flags["max-actions"], 1) }
+        : {}),
+      ...(flags["max-skill-calls"] !== undefined
+        ? { maxSkillCalls: intFlag("max-skill-calls", flags["max-skill-calls"], 1) }
+        : {}),
+    });
     return await runAgentMain(kit, flags.lib!, task, envOptions, {
       maxSteps,
-      maxSkillCalls: intFlag("max-skill-calls", flags["max-skill-calls"], 60),
-      maxActions: intFlag("max-actions", flags["max-actions"], 150),
+      ...budget,
       json: flags.json === true,
       hone: flags.hone === true,
     });
@@ -236,6 +276,19 @@ function parseArgsJson(text: string): Record<string, Value> {
     throw new UsageError(`--args must be a JSON object, e.g. '{"target": "stick"}'`);
   }
   return data as Record<string, Value>;
+}
+
+/** `--task-spec`: an explicit task the environment accepts. */
+function explicitTask(kit: EnvironmentKit, text: string): TaskSpec {
+  let value: unknown;
+  try {
+    value = parseJsonText(text, "--task-spec");
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const problem = taskSpecCheck(kit)(value);
+  if (problem !== undefined) throw new UsageError(`--task-spec: ${problem}`);
+  return { spec: value };
 }
 
 function parseTask(text: string, depth: string | undefined): TaskSpec {

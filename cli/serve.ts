@@ -4,19 +4,20 @@
  *
  * @module
  */
-import { environmentKit, environmentNames } from "../environments/registry.ts";
 import { serveEnvironment } from "../environments/remote/server.ts";
 import { intFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
+import { envHelp, kitFromFlag, parseEnvOptions } from "./_tasks.ts";
 
-const HELP = `Usage: deno task serve --env <name> --port <port> [options]
+const HELP = `Usage: deno task serve --env <env> --port <port> [options]
 
 Serves an environment over HTTP with the AgentGym env-server protocol:
 POST /create, POST /reset {id, data_idx}, POST /step {id, action},
 GET /observation?id=, POST /close {id}. Agents connect with
---env agentgym:<name>@http://<hostname>:<port>. Stops on Ctrl-C.
+--env agentgym:<env>@http://<hostname>:<port> (the same <env>, a name or a
+plugin module, on both sides). Stops on Ctrl-C.
 
 Options:
-  --env <name>           environment (${environmentNames().join(", ")})
+${envHelp(25)}
   --port <port>          TCP port, 0 for any free port
   --hostname <host>      interface to listen on (default 127.0.0.1)
   --env-options <json>   options for each environment instance as a JSON object,
@@ -40,20 +41,18 @@ async function main(): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  if (!flags.env) throw new UsageError("Missing --env <name>");
   if (flags.port === undefined) throw new UsageError("Missing --port <port>");
   const port = intFlag("port", flags.port, 0);
   if (port < 0 || port > 65535) throw new UsageError(`--port must be 0-65535, got "${port}"`);
   const hostname = flags.hostname ?? "127.0.0.1";
   if (hostname.trim() === "") throw new UsageError("--hostname must not be empty");
   const envOptions = parseEnvOptions(flags["env-options"]);
-  let kit;
+  const kit = await kitFromFlag(flags.env);
   try {
-    kit = environmentKit(flags.env);
     // Fail now, not on the first request, when the options are wrong.
     await kit.create(envOptions).close?.();
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    throw new UsageError(`--env-options: ${(e as Error).message}`);
   }
 
   const stop = new AbortController();
@@ -78,20 +77,6 @@ async function main(): Promise<number> {
   } finally {
     for (const s of signals) Deno.removeSignalListener(s, onSignal);
   }
-}
-
-function parseEnvOptions(text: string | undefined): Record<string, unknown> | undefined {
-  if (text === undefined) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    throw new UsageError(`--env-options is not valid JSON: ${(e as Error).message}`);
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new UsageError(`--env-options must be a JSON object, got ${text}`);
-  }
-  return value as Record<string, unknown>;
 }
 
 if (import.meta.main) await runMain("serve", main);

@@ -91,3 +91,9 @@ export {
 } from "./task_program.ts";
 export { callActions, skillAction, type SkillHead } from "./skill_action.ts";
 export { nestGroups, nestSegments } from "./nest.ts";
+export {
+  type CompiledLibrary,
+  type CompileOptions,
+  compileTraces,
+  writeCompiledLibrary,
+} from "./compile.ts";

@@ -88,7 +88,86 @@ export interface Expert {
   solve(env: Environment, task: TaskSpec): Promise<Trace>;
 }
 
-/** Everything the tools need to know about one kind of environment. */
+/** One observation a replay got differently from the transcript. */
+export interface ReplayMismatch {
+  /** Transcript name. */
+  transcript: string;
+  /** Step number, 1-based; 0 is the first observation. */
+  step: number;
+  /** The action of the step (empty for step 0). */
+  action: string;
+  /** The transcript's observation. */
+  expected: string;
+  /** The simulator's observation. */
+  actual: string;
+}
+
+/** The result of replaying transcripts (see {@linkcode EnvironmentKit.replay}). */
+export interface ReplayReport {
+  /** Transcripts replayed. */
+  transcripts: number;
+  /** Actions replayed. */
+  steps: number;
+  /** Observations that differ. */
+  mismatches: ReplayMismatch[];
+  /** Grounding errors (unknown text) and transcripts that could not be replayed. */
+  errors: string[];
+}
+
+/**
+ * How `deno task bench` and `deno task demo` measure an environment. Paths
+ * are relative to the benchmark data folder (`--data`).
+ */
+export interface KitBenchmark {
+  /** Transcripts to induce from (e.g. `alfworld/react_demos_2per_type.json`); else the expert demonstrates. */
+  transcripts?: string;
+  /** `create` options that are data paths, e.g. `{ recipes: "textcraft/recipes" }` (bench only). */
+  dataOptions?: Readonly<Record<string, string>>;
+  /** How many demonstrations the expert makes (default: the kit's own count). */
+  demonstrations?: number;
+  /** How many tasks of the unseen split are measured (default: the kit's own count). */
+  tasks?: number;
+  /** `deno task demo`'s counts, smaller, and on the data the kit ships. */
+  demo?: { demonstrations?: number; tasks?: number };
+  /** What the tasks are, in words, e.g. "200 tasks of depth 2-4". */
+  taskText?: string;
+}
+
+/** A request for the tasks of a split (see {@linkcode EnvironmentKit.taskList}). */
+export interface TaskListRequest {
+  /** `train` (demonstrations) or `unseen` (evaluation). */
+  split: "train" | "unseen";
+  /** How many tasks (default: the kit's choice for the split). */
+  n?: number;
+  /** The first seed of generated tasks. */
+  seed?: number;
+  /** Environment-specific selectors (TextCraft: `depths`); a kit rejects those it does not know. */
+  [selector: string]: unknown;
+}
+
+/** Defaults the commands use for an environment. */
+export interface KitDefaults {
+  /** Environment actions per episode. @default 100 */
+  maxActions?: number;
+  /** Skill calls per episode. @default maxActions */
+  maxSkillCalls?: number;
+}
+
+/** One option of {@linkcode EnvironmentKit.create}, for help texts and checks. */
+export interface KitOption {
+  /** The JSON type of its value. */
+  type: "string" | "number" | "boolean" | "object";
+  /** What it does. */
+  doc: string;
+}
+
+/**
+ * Everything the tools need to know about one kind of environment. The
+ * optional members tell the commands what they would otherwise have to
+ * know by name: the task lists of each split, the check of an explicit
+ * task, the tasks the expert demonstrates, the creation options and the
+ * default budgets.
+ */
 export interface EnvironmentKit {
   /** Environment name, e.g. `textcraft`. */
   readonly name: string;
@@ -108,4 +187,33 @@ export interface EnvironmentKit {
   importTranscripts?(text: string, source: string): Trace[];
   /** Deterministic task lists, e.g. `{ split: "unseen" }` or `{ depths: [2, 3], count: 200 }`. */
   tasks?(options?: Record<string, unknown>): TaskSpec[];
+  /**
+   * The tasks of a split as the commands use them (`eval --split`,
+   * `run-skill --list-tasks`). Throws a `RangeError` naming a selector it
+   * does not know or a bad value. Without it, the commands use
+   * `tasks({ split })`, spread over `n`.
+   */
+  taskList?(request: TaskListRequest): TaskSpec[];
+  /**
+   * Checks an explicit task (`--tasks <file.jsonl>`, `--task-spec
+   * <json>`): `undefined` when valid, else what is wrong and what was
+   * expected. Without it, explicit tasks are refused.
+   */
+  checkTaskSpec?(value: unknown): string | undefined;
+  /**
+   * The tasks the expert demonstrates for `induce --traces builtin`, `count`
+   * of them or the kit's default. Without it, `tasks({ split: "train" })`.
+   */
+  demonstrationTasks?(count?: number): TaskSpec[];
+  /**
+   * Replays recorded transcripts (already imported) in the simulator and
+   * reports every observation that differs (`deno task replay`).
+   */
+  replay?(traces: Trace[]): Promise<ReplayReport>;
+  /** The options `create` accepts, by name. */
+  options?: Readonly<Record<string, KitOption>>;
+  /** Budgets the commands use unless told otherwise. */
+  defaults?: KitDefaults;
+  /** How the benchmark and the demo measure it (see {@linkcode KitBenchmark}). */
+  benchmark?: KitBenchmark;
 }

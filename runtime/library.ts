@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import type { Vocabulary } from "../dsl/vocabulary.ts";
+import { mermaidToSkill } from "../dsl/graph/mermaid.ts";
 import { compileSkill, formatIssues, type Program, type SkillSignature } from "./program.ts";
 import { InputFileError, readJsonFile, writeTextFileAtomic } from "./json_file.ts";
 import { ActionModel } from "./action_model.ts";
@@ -108,10 +109,34 @@ export function compileSkills(
   return new SkillLibrary(programs);
 }
 
-/** Loads and compiles one skill file. */
+/**
+ * Loads and compiles one skill file: a JSON skill, or a Mermaid diagram
+ * (`.mmd`, as the library writes it beside each skill, edited or not).
+ *
+ * @throws {InputFileError} Naming the file (and the diagram's line) when it
+ * cannot be read or is not a valid skill.
+ */
 export async function loadSkillFile(path: string, vocab: Vocabulary): Promise<Program> {
-  const data = await readJsonFile(path);
-  return compileSkills([{ data, source: path }], vocab).programs()[0];
+  if (!/\.mmd$/i.test(path)) {
+    const data = await readJsonFile(path);
+    return compileSkills([{ data, source: path }], vocab).programs()[0];
+  }
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (e) {
+    throw new InputFileError(path, `Cannot read the diagram: ${(e as Error).message}`);
+  }
+  const parsed = mermaidToSkill(text, { vocabulary: vocab.name, vocab });
+  if (!parsed.ok) {
+    const first = parsed.error[0];
+    throw new InputFileError(
+      path,
+      `Invalid skill diagram:\n${parsed.error.map((i) => `  ${i.message}`).join("\n")}`,
+      first?.line,
+    );
+  }
+  return compileSkills([{ data: parsed.value, source: path }], vocab).programs()[0];
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { reachableFrom } from "./_control_flow.ts";
 import { type Edge, type EdgeLabel, type Node, OUT_EDGES, type Skill } from "./schema.ts";
-import type { SkillIssue } from "./validate.ts";
+import type { SkillIssue } from "./issue.ts";
 
 /** Every structural problem of the skill's graph. */
 export function checkStructure(skill: Skill): SkillIssue[] {

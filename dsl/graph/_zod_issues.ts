@@ -4,7 +4,7 @@
  * @module
  */
 import type { z } from "zod";
-import type { SkillIssue } from "./validate.ts";
+import type { SkillIssue } from "./issue.ts";
 
 type ZodIssue = z.core.$ZodIssue;
 

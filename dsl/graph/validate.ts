@@ -21,25 +21,13 @@ import {
   reachableFrom,
   unassignedPath,
 } from "./_control_flow.ts";
+import type { SkillIssue } from "./issue.ts";
+export type { SkillIssue } from "./issue.ts";
 import { checkStructure } from "./_structure.ts";
 import { zodIssues } from "./_zod_issues.ts";
 import { type Node, type Skill, SkillSchema } from "./schema.ts";
 
 export { loopBodies, outEdge } from "./_control_flow.ts";
-
-/** One validation problem. */
-export interface SkillIssue {
-  /** The node concerned, if any. */
-  node?: string;
-  /** The field path, e.g. `nodes[2].kind` or `doc.pre`. */
-  field?: string;
-  /** A sentence naming the node and the problem. */
-  message: string;
-  /** 1-based line (in the expression, or in a Mermaid text). */
-  line?: number;
-  /** 1-based column in the expression. */
-  column?: number;
-}
 
 /** Callable skill signatures (a library's skills), by name. */
 export type SkillSignatures = Record<string, { params: { name: string; type: string }[] }>;

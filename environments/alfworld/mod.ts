@@ -15,7 +15,10 @@
  *
  * @module
  */
-import type { EnvironmentKit } from "../../runtime/environment.ts";
+import type { EnvironmentKit, TaskListRequest, TaskSpec } from "../../runtime/environment.ts";
+import { spreadTasks } from "../../runtime/task_lists.ts";
+import { replayTraces } from "./replay.ts";
+import { parseSceneSpec } from "./scene_spec.ts";
 import { AlfworldEnv, type AlfworldEnvOptions } from "./env.ts";
 import { AlfworldExpert, type ExpertOptions } from "./expert.ts";
 import { AlfworldGrounder } from "./grounder.ts";
@@ -120,5 +123,42 @@ export const alfworldKit: EnvironmentKit = {
       );
     }
     return (n === undefined ? ids : ids.slice(0, n)).map((id) => ({ id }));
+  },
+  /**
+   * The split's tasks (unseen: the 134-task evaluation mix), or `n` of them
+   * spread evenly over it, so every task type is represented.
+   */
+  taskList(request: TaskListRequest): TaskSpec[] {
+    const { split, n, ...rest } = request;
+    const unknown = Object.keys(rest).filter((k) => rest[k] !== undefined);
+    if (unknown.length > 0) {
+      throw new RangeError(`ALFWorld takes no task selector "${unknown[0]}"`);
+    }
+    const all = alfworldKit.tasks!({ split });
+    return n === undefined ? all : spreadTasks(all, n);
+  },
+  /** Explicit tasks: scene specs (see `SceneSpecSchema`). */
+  checkTaskSpec(value: unknown): string | undefined {
+    try {
+      parseSceneSpec(value);
+      return undefined;
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
+  },
+  /** `count` train tasks per task type (default 2). */
+  demonstrationTasks(count = 2): TaskSpec[] {
+    return alfworldKit.tasks!({ split: "train", perType: count });
+  },
+  options: {
+    wording: { type: "object", doc: "text variants applied to every task" },
+  },
+  replay: (traces) => replayTraces(traces),
+  // ReAct's limit.
+  defaults: { maxActions: 50 },
+  benchmark: {
+    transcripts: "alfworld/react_demos_2per_type.json",
+    demo: { tasks: 30 },
+    taskText: "tasks of the unseen split (ALFWorld's evaluation mix, unseen floor plans)",
   },
 };

@@ -14,29 +14,8 @@ import { AlfworldEnv } from "./env.ts";
 import { AlfworldGrounder } from "./grounder.ts";
 import { sceneSpecFromTrace } from "./reconstruct.ts";
 
-/** One observation that differs. */
-export interface ReplayMismatch {
-  /** Transcript name. */
-  transcript: string;
-  /** Step number, 1-based; 0 is the first observation. */
-  step: number;
-  /** The action of the step (empty for step 0). */
-  action: string;
-  /** The transcript's observation. */
-  expected: string;
-  /** The simulator's observation. */
-  actual: string;
-}
-
-/** The result of replaying transcripts. */
-export interface ReplayReport {
-  transcripts: number;
-  /** Actions replayed. */
-  steps: number;
-  mismatches: ReplayMismatch[];
-  /** Grounding errors (unknown text) and transcripts that could not be replayed. */
-  errors: string[];
-}
+export type { ReplayMismatch, ReplayReport } from "../../runtime/environment.ts";
+import type { ReplayMismatch, ReplayReport } from "../../runtime/environment.ts";
 
 /** Options of {@linkcode replayTraces}. */
 export interface ReplayOptions {

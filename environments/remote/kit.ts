@@ -1,12 +1,12 @@
 /**
  * Environment kits for environments behind an AgentGym env-server, named
  * `agentgym:<env>@<url>`: the vocabulary, grounder and task lists come from
- * the local kit `<env>`, the environment itself from the server.
+ * a local kit (`<env>`: a built-in name or a plugin module, resolved by the
+ * registry), the environment itself from the server.
  *
  * @module
  */
 import type { EnvironmentKit, Expert } from "../../runtime/environment.ts";
-import { environmentKit } from "../registry.ts";
 import { RemoteEnvironment } from "./client.ts";
 import { MirrorExpert } from "./mirror_expert.ts";
 
@@ -39,10 +39,11 @@ export function parseRemoteName(spec: string): RemoteName {
     throw new TypeError(`Invalid remote environment "${spec}": ${form}`);
   }
   const rest = spec.slice(REMOTE_PREFIX.length);
-  const at = rest.indexOf("@");
-  const env = at < 0 ? "" : rest.slice(0, at);
-  const url = at < 0 ? "" : rest.slice(at + 1).replace(/\/+$/, "");
-  if (!/^[A-Za-z0-9_.-]+$/.test(env) || url === "") {
+  // The last "@http..." splits: a plugin path may itself contain "@".
+  const m = /^(.+)@(https?:\/\/.*)$/.exec(rest) ?? /^(.+)@(.*)$/.exec(rest);
+  const env = m?.[1] ?? "";
+  const url = (m?.[2] ?? "").replace(/\/+$/, "");
+  if (env === "" || url === "") {
     throw new TypeError(`Invalid remote environment "${spec}": ${form}`);
   }
   let parsed: URL;
@@ -57,6 +58,17 @@ export function parseRemoteName(spec: string): RemoteName {
   return { env, url };
 }
 
+const twins = new WeakMap<EnvironmentKit, EnvironmentKit>();
+
+/**
+ * The local kit behind a remote one (its vocabulary, grounder, expert and
+ * tasks), or the kit itself when it is not remote: demonstrations are made
+ * in-process on it.
+ */
+export function localKit(kit: EnvironmentKit): EnvironmentKit {
+  return twins.get(kit) ?? kit;
+}
+
 /**
  * The kit of an environment behind an AgentGym env-server. `create`
  * accepts `{ timeoutMs }` and returns a {@linkcode RemoteEnvironment}
@@ -66,22 +78,22 @@ export function parseRemoteName(spec: string): RemoteName {
  * with `options`, so the server must hold the same data.
  *
  * @param spec `agentgym:<env>@<url>`, e.g. `agentgym:textcraft@http://127.0.0.1:36001`.
+ * @param local The kit `<env>` names (see `loadEnvironmentKit`).
  * @returns The kit; its `name` is `spec` (without a trailing slash).
  * @throws {TypeError} When `spec` is malformed.
- * @throws {RangeError} When `<env>` is not a built-in environment.
  *
  * @example Usage
  * ```ts ignore
  * import { remoteKit } from "./kit.ts";
- * const kit = remoteKit("agentgym:textcraft@http://127.0.0.1:36001");
+ * const kit = remoteKit("agentgym:textcraft@http://127.0.0.1:36001", textcraftKit);
  * const env = kit.create({ timeoutMs: 5000 });
  * ```
  */
-export function remoteKit(spec: string): EnvironmentKit {
-  const { env: envName, url } = parseRemoteName(spec);
-  const local = environmentKit(envName);
+export function remoteKit(spec: string, local: EnvironmentKit): EnvironmentKit {
+  const { env: envSpec, url } = parseRemoteName(spec);
+  const envName = local.name;
   const kit: EnvironmentKit = {
-    name: `${REMOTE_PREFIX}${envName}@${url}`,
+    name: `${REMOTE_PREFIX}${envSpec}@${url}`,
     vocabulary: local.vocabulary,
     create(options: Record<string, unknown> = {}): RemoteEnvironment {
       const { timeoutMs } = options;
@@ -91,6 +103,7 @@ export function remoteKit(spec: string): EnvironmentKit {
       return new RemoteEnvironment(url, { envName, vocabulary: local.vocabulary, timeoutMs });
     },
     grounder: () => local.grounder(),
+    options: { timeoutMs: { type: "number", doc: "milliseconds to wait for the server" } },
   };
   if (local.expert) {
     kit.expert = (options?: Record<string, unknown>): Expert => new MirrorExpert(local, options);
@@ -103,5 +116,19 @@ export function remoteKit(spec: string): EnvironmentKit {
     const tasks = local.tasks;
     kit.tasks = (options) => tasks.call(local, options);
   }
+  if (local.taskList) {
+    const taskList = local.taskList;
+    kit.taskList = (request) => taskList.call(local, request);
+  }
+  if (local.checkTaskSpec) {
+    const check = local.checkTaskSpec;
+    kit.checkTaskSpec = (value) => check.call(local, value);
+  }
+  if (local.demonstrationTasks) {
+    const demonstrationTasks = local.demonstrationTasks;
+    kit.demonstrationTasks = (count) => demonstrationTasks.call(local, count);
+  }
+  if (local.defaults) kit.defaults = local.defaults;
+  twins.set(kit, local);
   return kit;
 }

@@ -12,5 +12,5 @@ export {
   type RemoteFailure,
 } from "./client.ts";
 export { serveEnvironment, type ServeEnvironmentOptions } from "./server.ts";
-export { parseRemoteName, REMOTE_PREFIX, remoteKit, type RemoteName } from "./kit.ts";
+export { localKit, parseRemoteName, REMOTE_PREFIX, remoteKit, type RemoteName } from "./kit.ts";
 export { MirrorExpert } from "./mirror_expert.ts";

@@ -5,13 +5,13 @@
  * @module
  */
 import { z } from "zod";
-import type { EnvironmentKit, TaskSpec } from "../../runtime/environment.ts";
+import type { EnvironmentKit, TaskListRequest, TaskSpec } from "../../runtime/environment.ts";
 import type { Trace } from "../../dsl/trace.ts";
 import { TextCraft, type TextCraftOptions } from "./simulator.ts";
 import { TextCraftGrounder } from "./grounder.ts";
 import { TextCraftExpert } from "./expert.ts";
 import { textcraftVocabulary } from "./vocabulary.ts";
-import { textcraftTasks } from "./tasks.ts";
+import { TextCraftSpecSchema, textcraftTasks } from "./tasks.ts";
 import { importTextCraftTranscripts } from "./transcript.ts";
 
 const TasksOptionsSchema = z.object({
@@ -63,5 +63,57 @@ export const textcraftKit: EnvironmentKit = {
       throw new TypeError(`Invalid TextCraft task list options: ${z.prettifyError(parsed.error)}`);
     }
     return textcraftTasks(parsed.data);
+  },
+  /**
+   * `n` tasks (default 200) taking the depths in turn (train: depth 1,
+   * unseen: 2, 3 and 4; or `depths`), seeds from `seed` (default 1).
+   */
+  taskList(request: TaskListRequest): TaskSpec[] {
+    const { split, n = 200, seed = 1, depths, ...rest } = request;
+    const unknown = Object.keys(rest).filter((k) => rest[k] !== undefined);
+    if (unknown.length > 0) {
+      throw new RangeError(`TextCraft takes no task selector "${unknown[0]}" (depths, seed)`);
+    }
+    if (
+      depths !== undefined &&
+      (!Array.isArray(depths) || depths.length === 0 ||
+        depths.some((d) => !Number.isInteger(d) || d < 1))
+    ) {
+      throw new RangeError(
+        `TextCraft depths must be positive integers, got ${JSON.stringify(depths)}`,
+      );
+    }
+    const chosen = (depths as number[] | undefined) ?? (split === "train" ? [1] : [2, 3, 4]);
+    const count = Math.ceil(n / chosen.length);
+    const perDepth = chosen.map((d) => textcraftTasks({ depths: [d], count, seed }));
+    const out: TaskSpec[] = [];
+    for (let i = 0; out.length < n && i < count; i++) {
+      for (const list of perDepth) if (out.length < n && list[i]) out.push(list[i]);
+    }
+    return out;
+  },
+  /** Explicit tasks: `{"commands": [...], "goal": "<item>"}`. */
+  checkTaskSpec(value: unknown): string | undefined {
+    const r = TextCraftSpecSchema.safeParse(value);
+    if (r.success) return undefined;
+    const issue = r.error.issues[0];
+    const at = issue.path.length > 0 ? ` at "${issue.path.join(".")}"` : "";
+    return `${issue.message}${at} (expected {"commands": [...], "goal": "<item>"})`;
+  },
+  /** Depth-1 tasks, seeds from 1 (default 10). */
+  demonstrationTasks(count = 10): TaskSpec[] {
+    return textcraftTasks({ depths: [1], count, seed: 1 });
+  },
+  options: {
+    recipes: { type: "string", doc: "a recipe directory (default: the built-in recipe set)" },
+    maxDistractors: { type: "number", doc: "most distractor commands listed per task" },
+  },
+  defaults: { maxActions: 100 },
+  benchmark: {
+    dataOptions: { recipes: "textcraft/recipes" },
+    demonstrations: 50,
+    tasks: 200,
+    demo: { demonstrations: 20, tasks: 60 },
+    taskText: "tasks of depth 2-4 (depths in turn, seeds from 1)",
   },
 };

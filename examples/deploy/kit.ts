@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { EnvironmentKit, TaskSpec } from "../../mod.ts";
+import type { EnvironmentKit, TaskListRequest, TaskSpec } from "../../mod.ts";
 import { DeployEnv } from "./env.ts";
 import { DeployExpert } from "./expert.ts";
 import { DeployGrounder } from "./grounder.ts";
@@ -41,6 +41,32 @@ export const deployKit: EnvironmentKit = {
   },
   tasks(options: Record<string, unknown> = {}): TaskSpec[] {
     return deployTasks(options);
+  },
+  // What the commands need to know (all optional): the tasks of each split,
+  // the tasks the expert demonstrates, the creation options, the budgets and
+  // how the benchmark measures the domain.
+  taskList({ split, n, seed, ...rest }: TaskListRequest): TaskSpec[] {
+    const unknown = Object.keys(rest).filter((k) => rest[k] !== undefined);
+    if (unknown.length > 0) {
+      throw new RangeError(`Deploy takes no task selector "${unknown[0]}" (only seed)`);
+    }
+    return deployTasks({
+      split,
+      ...(n !== undefined ? { count: n } : {}),
+      ...(seed !== undefined ? { seed } : {}),
+    });
+  },
+  demonstrationTasks(count = 8): TaskSpec[] {
+    // Train tasks of 1-3 goal services; the task types alternate by seed.
+    return deployTasks({ split: "train", count });
+  },
+  options: { maxSteps: { type: "number", doc: "actions before the episode ends" } },
+  defaults: { maxActions: 100 },
+  benchmark: {
+    demonstrations: 8,
+    tasks: 60,
+    demo: { demonstrations: 8, tasks: 30 },
+    taskText: "unseen tasks of 4-8 goal services (both task types)",
   },
 };
 

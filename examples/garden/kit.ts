@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { EnvironmentKit, TaskSpec } from "../../mod.ts";
+import type { EnvironmentKit, TaskListRequest, TaskSpec } from "../../mod.ts";
 import { GardenEnv } from "./env.ts";
 import { GardenExpert } from "./expert.ts";
 import { GardenGrounder } from "./grounder.ts";
@@ -41,6 +41,32 @@ export const gardenKit: EnvironmentKit = {
   },
   tasks(options: Record<string, unknown> = {}): TaskSpec[] {
     return gardenTasks(options);
+  },
+  // What the commands need to know (all optional): the tasks of each split,
+  // the tasks the expert demonstrates, the creation options, the budgets and
+  // how the benchmark measures the domain.
+  taskList({ split, n, seed, ...rest }: TaskListRequest): TaskSpec[] {
+    const unknown = Object.keys(rest).filter((k) => rest[k] !== undefined);
+    if (unknown.length > 0) {
+      throw new RangeError(`Garden takes no task selector "${unknown[0]}" (only seed)`);
+    }
+    return gardenTasks({
+      split,
+      ...(n !== undefined ? { count: n } : {}),
+      ...(seed !== undefined ? { seed } : {}),
+    });
+  },
+  demonstrationTasks(count = 8): TaskSpec[] {
+    // Train tasks of 1-3 goal plants; the task types alternate by seed.
+    return gardenTasks({ split: "train", count });
+  },
+  options: { maxSteps: { type: "number", doc: "actions before the episode ends" } },
+  defaults: { maxActions: 100 },
+  benchmark: {
+    demonstrations: 8,
+    tasks: 60,
+    demo: { demonstrations: 8, tasks: 30 },
+    taskText: "unseen tasks of 4-8 goal plants (both task types)",
   },
 };
 

@@ -32,7 +32,7 @@ Deno.test("bench writes a markdown table and JSON with throughput and induction 
 
 Deno.test("bench rejects bad usage and missing data with exit 2", async () => {
   const cases: [string[], RegExp][] = [
-    [["--env", "moon"], /--env must be textcraft, alfworld, garden, deploy or all/],
+    [["--env", "moon"], /Unknown environment "moon"; known: "textcraft", "alfworld"/],
     [["--n", "0"], /--n must be at least 1/],
     [
       ["--env", "alfworld", "--data", "/no/such/data"],

@@ -8,7 +8,7 @@ Deno.test("induce --help explains the command and exits 0", async () => {
   assert.equal(r.code, 0);
   assert.match(
     r.stdout,
-    /Usage: deno task induce --env <name> --traces <file\|dir\|builtin> --out <dir>/,
+    /Usage: deno task induce --env <env> --traces <file\|dir\|builtin> --out <dir>/,
   );
 });
 

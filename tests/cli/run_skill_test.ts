@@ -12,7 +12,7 @@ async function tempFile(text: string): Promise<string> {
 Deno.test("run-skill --help prints usage and exits 0", async () => {
   const r = await runCli("cli/run_skill.ts", ["--help"]);
   assert.equal(r.code, 0);
-  assert.match(r.stdout, /Usage: deno task run-skill --env <name> --skill <file>/);
+  assert.match(r.stdout, /Usage: deno task run-skill --env <env> --skill <file>/);
 });
 
 Deno.test("run-skill runs the example skill to success and prints the trace", async () => {

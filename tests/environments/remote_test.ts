@@ -156,7 +156,7 @@ Deno.test("an explicit {commands, goal} task gives the same episode as in-proces
 
 Deno.test("the TextCraft expert solves tasks through the remote environment", async () => {
   await withServer(async (url) => {
-    const kit = remoteKit(`agentgym:textcraft@${url}`);
+    const kit = remoteKit(`agentgym:textcraft@${url}`, textcraftKit);
     const env = kit.create();
     try {
       for (const task of textcraftTasks({ depths: [2, 4], count: 2, seed: 11 })) {
@@ -408,7 +408,7 @@ Deno.test({
   fn: async () => {
     const help = await serveCli(["--help"]);
     assert.equal(help.code, 0);
-    assert.match(help.stdout, /^Usage: deno task serve --env <name> --port <port>/);
+    assert.match(help.stdout, /^Usage: deno task serve --env <env> --port <port>/);
     for (
       const [args, message] of [
         [["--env", "textcraft"], /Missing --port/],

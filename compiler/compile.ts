@@ -1,0 +1,101 @@
+/**
+ * The whole compile pipeline in one call: traces in, library artefact out
+ * (skills with their measurements, task templates with their programs, and
+ * the action model), in memory. `writeCompiledLibrary` stores it as a
+ * versioned library directory.
+ *
+ * @module
+ */
+import type { Skill } from "../dsl/graph/schema.ts";
+import type { Trace } from "../dsl/trace.ts";
+import type { ActionModel } from "../runtime/action_model.ts";
+import type { EnvironmentKit } from "../runtime/environment.ts";
+import { compileSkills, saveActionModel, type SkillLibrary } from "../runtime/library.ts";
+import type { TaskTemplate } from "../runtime/task_template.ts";
+import { learnActionModelFromTraces } from "./action_model_from_traces.ts";
+import { type InduceOptions, induceSkills, type Induction } from "./induce.ts";
+import { learnTemplates } from "./templates.ts";
+import { writeLibrary } from "./write_library.ts";
+
+/** Options of {@linkcode compileTraces}. */
+export interface CompileOptions extends InduceOptions {
+  /** Receives one line per template decision (the templates' `--explain`). */
+  explainTemplates?: (line: string) => void;
+}
+
+/** A compiled library, in memory. */
+export interface CompiledLibrary {
+  /** The induced skills. */
+  skills: Skill[];
+  /** The task templates (with task programs) learned from the same traces. */
+  templates: TaskTemplate[];
+  /** The action model learned from the same traces. */
+  actionModel: ActionModel;
+  /** The skills, compiled against each other. */
+  library: SkillLibrary;
+  /** The induction's measurements (coverage, region, size per skill; ungrounded text). */
+  induction: Induction;
+  /** Compile time (skills, templates and action model), in seconds. */
+  seconds: number;
+}
+
+/**
+ * Compiles traces into a library: skills (`induceSkills`), task templates
+ * and programs (`learnTemplates`), and the action model
+ * (`learnActionModelFromTraces`).
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { compileTraces } from "./compile.ts";
+ * const compiled = compileTraces(traces, kit);
+ * console.log(compiled.skills.map((s) => s.name), compiled.templates.length);
+ * ```
+ */
+export function compileTraces(
+  traces: readonly Trace[],
+  kit: EnvironmentKit,
+  options: CompileOptions = {},
+): CompiledLibrary {
+  const started = performance.now();
+  const { explainTemplates, ...induceOptions } = options;
+  const induction = induceSkills(traces, kit, induceOptions);
+  const skills = induction.skills.map((s) => s.skill);
+  const templates = learnTemplates(traces, kit, {
+    skills: skills.map((s) => s.name),
+    ...(explainTemplates ? { explain: explainTemplates } : {}),
+  });
+  const actionModel = learnActionModelFromTraces(traces, kit);
+  const library = compileSkills(
+    skills.map((s) => ({ data: s, source: `induced skill "${s.name}"` })),
+    kit.vocabulary,
+  );
+  return {
+    skills,
+    templates,
+    actionModel,
+    library,
+    induction,
+    seconds: (performance.now() - started) / 1000,
+  };
+}
+
+/**
+ * Writes a compiled library as a new version of the library at `dir` (or
+ * a new library), with its action model beside the index.
+ *
+ * @param detail What the version was made from, for its history entry.
+ */
+export async function writeCompiledLibrary(
+  dir: string,
+  compiled: CompiledLibrary,
+  kit: Pick<EnvironmentKit, "vocabulary">,
+  options: { detail?: string; overwrite?: boolean } = {},
+): Promise<{ version: number }> {
+  const written = await writeLibrary(dir, compiled.skills, kit.vocabulary, {
+    ...(options.overwrite !== undefined ? { overwrite: options.overwrite } : {}),
+    ...(options.detail !== undefined ? { detail: options.detail } : {}),
+    templates: compiled.templates,
+  });
+  await saveActionModel(dir, compiled.actionModel);
+  return written;
+}

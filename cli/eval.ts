@@ -9,10 +9,9 @@ import { readTraces } from "../compiler/trace_io.ts";
 import { localKit, REMOTE_PREFIX } from "../environments/remote/kit.ts";
 import type { TaskSpec } from "../runtime/environment.ts";
 import type { EvalReport, Evaluation } from "../runtime/evaluate.ts";
-import { Honer } from "../runtime/hone.ts";
-import { HoningSession } from "../runtime/honing_session.ts";
-import { LibraryStore } from "../runtime/library_store.ts";
-import { loadActionModel, saveActionModel } from "../runtime/library.ts";
+import type { HoningSession } from "../runtime/honing_session.ts";
+import type { LibraryStore } from "../runtime/library_store.ts";
+import { openLibrary } from "../compiler/open_library.ts";
 import { checkTaskResets, readTaskSpecs } from "../runtime/task_specs.ts";
 import { intFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
 import {
@@ -164,23 +163,12 @@ async function main(): Promise<number> {
   let honing: HoningSession | undefined;
   let store: LibraryStore | undefined;
   if (flags.lib) {
-    store = await LibraryStore.open(flags.lib, kit.vocabulary);
-    library = {
-      library: store.library(),
-      templates: store.templates(),
-      actionModel: await loadActionModel(flags.lib, kit.vocabulary),
-    };
+    const opened = await openLibrary(flags.lib, kit.vocabulary, { hone: flags.hone === true });
+    store = opened.store;
+    library = opened;
+    honing = opened.honing;
     if (library.templates.length === 0 && !expert) {
       log(`warning: ${flags.lib} has no task templates; re-run "deno task induce" to add them`);
-    }
-    if (flags.hone) {
-      const s = store;
-      const lib = flags.lib;
-      honing = new HoningSession(new Honer(s.skills(), kit.vocabulary), kit.vocabulary, {
-        commit: (skills, changes) => s.commit(skills, changes),
-        ...(library.actionModel ? { actionModel: library.actionModel } : {}),
-        saveModel: (m) => saveActionModel(lib, m),
-      });
     }
   } else if (flags.traces) {
     // Demonstrations are generated in-process, on the local twin of a remote environment.

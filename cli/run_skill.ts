@@ -7,19 +7,9 @@
  */
 import { FactStore } from "../runtime/fact_store.ts";
 import { collectRun, runSkill } from "../runtime/interpreter.ts";
-import {
-  loadActionModel,
-  loadIndexedSkills,
-  loadLibrary,
-  loadSkillFile,
-  readLibraryIndex,
-  saveActionModel,
-  SkillLibrary,
-} from "../runtime/library.ts";
+import { loadLibrary, loadSkillFile, SkillLibrary } from "../runtime/library.ts";
 import { runAgent } from "../runtime/agent.ts";
-import { Honer } from "../runtime/hone.ts";
-import { HoningSession } from "../runtime/honing_session.ts";
-import { LibraryStore } from "../runtime/library_store.ts";
+import { openLibrary } from "../compiler/open_library.ts";
 import { formatAgentEvent, formatAgentResult } from "../runtime/format_agent_events.ts";
 import type { EnvironmentKit } from "../runtime/environment.ts";
 import { formatEvent } from "../runtime/format_events.ts";
@@ -207,20 +197,12 @@ async function runAgentMain(
     hone: boolean;
   },
 ): Promise<number> {
-  const index = await readLibraryIndex(dir, kit.vocabulary);
-  const templates = index.templates ?? [];
-  const model = await loadActionModel(dir, kit.vocabulary);
   // With --hone, failures are recovered and grafted, and what was learned is
   // committed to the library as a new version when the episode ends.
-  const store = opts.hone ? await LibraryStore.open(dir, kit.vocabulary) : undefined;
-  const session = store
-    ? new HoningSession(new Honer(store.skills(), kit.vocabulary), kit.vocabulary, {
-      commit: (skills, changes) => store.commit(skills, changes),
-      ...(model ? { actionModel: model } : {}),
-      saveModel: (m) => saveActionModel(dir, m),
-    })
-    : undefined;
-  const library = session ? session.library() : await loadIndexedSkills(dir, index, kit.vocabulary);
+  const opened = await openLibrary(dir, kit.vocabulary, { hone: opts.hone });
+  const { templates, actionModel: model, library } = opened;
+  const session = opened.honing;
+  const store = opts.hone ? opened.store : undefined;
   if (templates.length === 0 && !opts.json) {
     console.error(
       `warning: library "${dir}" has no task templates (induced before templates existed?); run induce again`,

@@ -97,3 +97,5 @@ export {
   compileTraces,
   writeCompiledLibrary,
 } from "./compile.ts";
+export { type OpenedLibrary, openLibrary, type OpenLibraryOptions } from "./open_library.ts";
+export { refreshPackage } from "./write_library.ts";

@@ -66,13 +66,27 @@ export async function writeLibrary(
       ...(options.templates ? { templates: options.templates } : {}),
     });
   }
-  await generatePackage(`${out}/package`, store.skills(), {
-    name: options.packageName ?? defaultPackageName(vocab.name),
+  await refreshPackage(out, store, vocab, options.packageName);
+  return { version: store.version };
+}
+
+/**
+ * Rewrites the library's package (`<dir>/package/`) from the store's
+ * current skills, as version `0.<library version>.0`: pass it as the
+ * store's `afterCommit` so that the package never lags behind a commit.
+ */
+export async function refreshPackage(
+  dir: string,
+  store: LibraryStore,
+  vocab: Vocabulary,
+  packageName?: string,
+): Promise<void> {
+  await generatePackage(`${dir}/package`, store.skills(), {
+    name: packageName ?? defaultPackageName(vocab.name),
     version: `0.${store.version}.0`,
     vocabulary: vocab.name,
     description: `Skills induced by skillc for the "${vocab.name}" environment.`,
   });
-  return { version: store.version };
 }
 
 /** `@skillc/<vocabulary>-skills`, with the vocabulary name made a valid JSR name. */

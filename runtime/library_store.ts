@@ -112,6 +112,11 @@ export interface StoreOptions {
   onCommitStep?: (step: CommitStep) => void | Promise<void>;
   /** The clock for history times. @default () => new Date() */
   now?: () => Date;
+  /**
+   * Called when a commit has written its index: what else the library keeps
+   * in step with its version (the generated package) is rewritten here.
+   */
+  afterCommit?: (store: LibraryStore) => Promise<void>;
 }
 
 /** Options of {@linkcode LibraryStore.create}. */
@@ -349,6 +354,7 @@ export class LibraryStore {
     this.#library = library;
     this.#skills = programs.map((p) => p.skill);
     this.#templates = templates;
+    await this.#options.afterCommit?.(this);
     return version;
   }
 

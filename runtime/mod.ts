@@ -115,3 +115,33 @@ export { type ValueDomains, valueDomainVocabulary, withValueDomains } from "./va
 export { formatAgentEvent, formatAgentResult, formatCall } from "./format_agent_events.ts";
 export { loadTemplates } from "./library.ts";
 export { type CommitOptions } from "./library_store.ts";
+export {
+  type EpisodeOutcome,
+  type EpisodeRecord,
+  type EpisodeRunner,
+  type EvalReport,
+  evaluate,
+  type EvaluateOptions,
+  type Evaluation,
+  summarize,
+  taskLabel,
+  type TypeMetrics,
+} from "./evaluate.ts";
+export { agentRunner, type AgentRunnerOptions, expertRunner } from "./eval_runners.ts";
+export {
+  checkTaskResets,
+  parseTaskSpecs,
+  readTaskSpecs,
+  type TaskFile,
+  type TaskSpecCheck,
+} from "./task_specs.ts";
+export {
+  DEFAULT_MAX_ACTIONS,
+  demonstrationTasksOf,
+  episodeBudgets,
+  spreadTasks,
+  taskListOf,
+  taskSpecCheckOf,
+} from "./task_lists.ts";
+export { HoningSession } from "./honing_session.ts";
+export { loadActionModel, saveActionModel } from "./library.ts";

@@ -125,7 +125,7 @@ Deno.test("run-skill agent budgets and usage errors", async () => {
     ],
     [
       ["--env", "textcraft", "--lib", "/no/such/lib"],
-      /\/no\/such\/lib\/index.json: Cannot read file/,
+      /\/no\/such\/lib: Cannot open library: the directory does not exist/,
     ],
   ];
   for (const [args, pattern] of cases) {

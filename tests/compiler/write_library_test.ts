@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { writeLibrary } from "../../compiler/write_library.ts";
+import { openLibrary } from "../../compiler/open_library.ts";
 import type { Skill } from "../../dsl/graph/schema.ts";
 import { textcraftVocabulary } from "../../environments/textcraft/mod.ts";
 import { readJsonFile } from "../../runtime/json_file.ts";
@@ -109,5 +110,22 @@ Deno.test("writeLibrary() writes nothing when a skill does not validate", async 
       "craft_from_gettable",
     ]);
     assert.equal((await LibraryStore.open(out, textcraftVocabulary)).version, 1);
+  });
+});
+
+Deno.test("a library opened with openLibrary keeps its package at the version of each commit", async () => {
+  await inTempDir(async (root) => {
+    const out = `${root}/lib`;
+    await writeLibrary(out, [example], textcraftVocabulary, { detail: "run 1" });
+    const opened = await openLibrary(out, textcraftVocabulary, { hone: true });
+    assert.ok(opened.honing, "a honing session");
+    // What a honing session commits after an episode: a new version of the skills.
+    const version = await opened.store.commit(
+      [example, renamed],
+      [{ kind: "edit", skill: "craft_simple", detail: "added" }],
+    );
+    assert.equal(version, 2);
+    assert.equal((await packageConfig(out)).version, "0.2.0");
+    assert.match(await Deno.readTextFile(`${out}/package/mod.ts`), /export const craft_simple:/);
   });
 });

@@ -33,7 +33,7 @@ import {
 } from "./_variants.ts";
 
 const HELP =
-  `Usage: deno task eval --env <name> (--lib <dir> | --traces <src> | --variant expert) [options]
+  `Usage: deno task eval --env <env> (--lib <dir> | --traces <src> | --variant expert) [options]
 
 Runs the agent on each task, planning with a skill library (the task's
 template, goal regression, skills run by the interpreter), and reports:

@@ -1,7 +1,5 @@
 import assert from "node:assert/strict";
-import { induceSkills } from "../../compiler/induce.ts";
-import { learnTemplates } from "../../compiler/templates.ts";
-import { writeLibrary } from "../../compiler/write_library.ts";
+import { compileTraces, writeCompiledLibrary } from "../../compiler/compile.ts";
 import { textcraftKit } from "../../environments/textcraft/kit.ts";
 import { serveEnvironment } from "../../environments/remote/mod.ts";
 import { generateExpertTraces } from "../../runtime/expert_traces.ts";
@@ -29,10 +27,8 @@ function textcraftLibrary(): Promise<string> {
       textcraftKit,
       textcraftKit.tasks!({ depths: [1], count: 20, seed: 1 }),
     );
-    const skills = induceSkills(traces, textcraftKit).skills.map((s) => s.skill);
-    const templates = learnTemplates(traces, textcraftKit, { skills: skills.map((s) => s.name) });
     const dir = await Deno.makeTempDir();
-    await writeLibrary(`${dir}/lib`, skills, textcraftKit.vocabulary, { templates });
+    await writeCompiledLibrary(`${dir}/lib`, compileTraces(traces, textcraftKit), textcraftKit);
     return `${dir}/lib`;
   })();
   return library;
@@ -41,7 +37,7 @@ function textcraftLibrary(): Promise<string> {
 Deno.test("eval --help lists the metrics and the flags, exit 0", async () => {
   const r = await evalCli(["--help"]);
   assert.equal(r.code, 0);
-  assert.match(r.stdout, /^Usage: deno task eval --env <name>/);
+  assert.match(r.stdout, /^Usage: deno task eval --env <env>/);
   for (const flag of ["--lib", "--traces", "--split", "--n", "--tasks", "--hone", "--json"]) {
     assert.ok(r.stdout.includes(flag), flag);
   }

@@ -7,8 +7,7 @@
  * @module
  */
 import { readTraces } from "../../compiler/trace_io.ts";
-import { induceSkills } from "../../compiler/induce.ts";
-import { learnTemplates } from "../../compiler/templates.ts";
+import { compileTraces } from "../../compiler/compile.ts";
 import { alfworldKit } from "../../environments/alfworld/mod.ts";
 import { textcraftKit } from "../../environments/textcraft/kit.ts";
 import type { AgentEvent, AgentResult } from "../../runtime/agent.ts";
@@ -34,13 +33,7 @@ export interface InducedLibrary {
 }
 
 function induce(traces: Trace[], kit: EnvironmentKit): InducedLibrary {
-  const induced = induceSkills(traces, kit);
-  const skills = induced.skills.map((s) => s.skill);
-  const library = compileSkills(
-    skills.map((s) => ({ data: s, source: s.name })),
-    kit.vocabulary,
-  );
-  const templates = learnTemplates(traces, kit, { skills: skills.map((s) => s.name) });
+  const { library, templates } = compileTraces(traces, kit);
   return { library, templates, traces };
 }
 

@@ -268,21 +268,14 @@ Deno.test("without a fitting template the agent stops before acting and says why
 });
 
 Deno.test("the agent reports every action it sends as a transition", async () => {
-  const { induceSkills } = await import("../../compiler/induce.ts");
-  const { learnTemplates } = await import("../../compiler/templates.ts");
+  const { compileTraces } = await import("../../compiler/compile.ts");
   const { generateExpertTraces } = await import("../../runtime/expert_traces.ts");
-  const { compileSkills } = await import("../../runtime/library.ts");
   const { textcraftTasks } = await import("../../environments/textcraft/mod.ts");
   const traces = await generateExpertTraces(
     textcraftKit,
     textcraftTasks({ depths: [1], count: 20, seed: 1 }),
   );
-  const skills = induceSkills(traces, textcraftKit).skills.map((s) => s.skill);
-  const templates = learnTemplates(traces, textcraftKit, { skills: skills.map((s) => s.name) });
-  const library = compileSkills(
-    skills.map((s) => ({ data: s, source: s.name })),
-    textcraftKit.vocabulary,
-  );
+  const { library, templates } = compileTraces(traces, textcraftKit);
   const transitions: { action: string; ok: boolean }[] = [];
   const { result } = await drainAgent(runAgent({
     env: textcraftKit.create(),

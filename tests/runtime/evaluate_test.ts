@@ -10,9 +10,7 @@ import {
 import { agentRunner, expertRunner } from "../../runtime/eval_runners.ts";
 import { textcraftKit } from "../../environments/textcraft/kit.ts";
 import { generateExpertTraces } from "../../runtime/expert_traces.ts";
-import { induceSkills } from "../../compiler/induce.ts";
-import { learnTemplates } from "../../compiler/templates.ts";
-import { compileSkills } from "../../runtime/library.ts";
+import { compileTraces } from "../../compiler/compile.ts";
 import { toyVocab } from "./_toy.ts";
 
 /** A counter: "inc" adds one (rejected past the task's limit), "stop" ends with reward 1. */
@@ -204,13 +202,7 @@ Deno.test("the expert bounds the agent on a small TextCraft run with consistent 
     textcraftKit,
     textcraftKit.tasks!({ depths: [1], count: 20, seed: 1 }),
   );
-  const induced = induceSkills(traces, textcraftKit);
-  const skills = induced.skills.map((s) => s.skill);
-  const templates = learnTemplates(traces, textcraftKit, { skills: skills.map((s) => s.name) });
-  const library = compileSkills(
-    skills.map((s) => ({ data: s, source: s.name })),
-    textcraftKit.vocabulary,
-  );
+  const { library, templates } = compileTraces(traces, textcraftKit);
   const tasks = textcraftKit.tasks!({ depths: [2, 3], count: 3, seed: 1 });
   const common = { env: "textcraft", createEnv: () => textcraftKit.create(), tasks };
   const expert = await evaluate({

@@ -1,8 +1,6 @@
 // An environment of the user's own, through the plugin flag: the commands of
 // docs/new-environment.md on examples/garden, which is written against mod.ts only.
 import assert from "node:assert/strict";
-import { serveEnvironment } from "../../mod.ts";
-import gardenKit from "../../examples/garden/kit.ts";
 import { root, runCli } from "./_run.ts";
 
 const PLUGIN = new URL("examples/garden/kit.ts", root).pathname;
@@ -92,8 +90,32 @@ Deno.test("induce, eval and run-skill take a plugin module as --env", async () =
 
 Deno.test("eval against a served plugin gives the same results as in-process", async () => {
   const out = await Deno.makeTempDir();
-  const server = serveEnvironment(gardenKit, { port: 0 });
+  // The server as a user starts it: deno task serve --env <plugin>.
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-read",
+      "--allow-net=127.0.0.1",
+      new URL("cli/serve.ts", root).pathname,
+      "--env",
+      PLUGIN,
+      "--port",
+      "0",
+    ],
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   try {
+    let text = "";
+    for (let i = 0; i < 50 && !/\n/.test(text); i++) {
+      const { value, done } = await lines.read();
+      if (done) break;
+      text += value;
+    }
+    const m = /^Serving "garden" on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(text);
+    assert.ok(m, text);
     const induce = await runCli("cli/induce.ts", [
       "--env",
       PLUGIN,
@@ -110,18 +132,22 @@ Deno.test("eval against a served plugin gives the same results as in-process", a
         ["--allow-read", "--allow-write", "--allow-net=127.0.0.1"],
       );
     const local = await evalOn(PLUGIN);
-    const remote = await evalOn(`agentgym:${PLUGIN}@http://127.0.0.1:${server.addr.port}`);
+    const remote = await evalOn(`agentgym:${PLUGIN}@${m[1]}`);
     assert.equal(local.code, 0, local.stderr);
     assert.equal(remote.code, 0, remote.stderr);
     const a = JSON.parse(local.stdout);
     const b = JSON.parse(remote.stdout);
+    assert.equal(b.env, `agentgym:${PLUGIN}@${m[1]}`);
     for (
       const key of ["tasks", "success_rate", "avg_steps", "invalid_action_rate", "skill_calls"]
     ) {
       assert.deepEqual(b[key], a[key], key);
     }
   } finally {
-    await server.shutdown();
+    child.kill("SIGINT");
+    await child.status;
+    await lines.cancel();
+    await child.stderr.cancel();
     await Deno.remove(out, { recursive: true });
   }
 });

@@ -163,7 +163,6 @@ async function benchSetup(kit: EnvironmentKit, request: BenchRequest): Promise<S
     envOptions[option] = `${request.data}/${path}`;
     await mustExist(`${request.data}/${path}`);
   }
-  const onData = Object.values(b.dataOptions ?? {}).map((p) => `, ${p} of the data`).join("");
   let traces: Trace[];
   let source: string;
   if (b.transcripts !== undefined && request.train === undefined && !request.trainDepths) {
@@ -186,11 +185,11 @@ async function benchSetup(kit: EnvironmentKit, request: BenchRequest): Promise<S
       } catch (e) {
         throw new UsageError((e as Error).message);
       }
-      what = "demonstration tasks";
+      what = b.demonstrationText ?? "demonstration tasks";
     }
     console.error(`${kit.name}: the expert demonstrates ${tasks.length} tasks...`);
     traces = await generateExpertTraces(kit, tasks, { envOptions });
-    source = `expert traces of ${tasks.length} ${what}${onData}`;
+    source = `expert traces of ${tasks.length} ${what}`;
   }
   const tasks = taskList(kit, {
     split: "unseen",
@@ -202,7 +201,7 @@ async function benchSetup(kit: EnvironmentKit, request: BenchRequest): Promise<S
     traces,
     source,
     tasks,
-    taskText: `${tasks.length} ${b.taskText ?? "tasks of the unseen split"}${onData}`,
+    taskText: `${tasks.length} ${b.taskText ?? "tasks of the unseen split"}`,
     maxActions: request.maxActions ?? episodeBudgets(kit).maxActions,
   };
 }

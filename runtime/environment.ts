@@ -129,7 +129,9 @@ export interface KitBenchmark {
   tasks?: number;
   /** `deno task demo`'s counts, smaller, and on the data the kit ships. */
   demo?: { demonstrations?: number; tasks?: number };
-  /** What the tasks are, in words, e.g. "200 tasks of depth 2-4". */
+  /** What the expert's demonstration tasks are, in words, e.g. "depth-1 tasks, full recipe set". */
+  demonstrationText?: string;
+  /** What the evaluation tasks are, in words, e.g. "tasks of depth 2-4, full recipe set". */
   taskText?: string;
 }
 

@@ -114,6 +114,7 @@ export const textcraftKit: EnvironmentKit = {
     demonstrations: 50,
     tasks: 200,
     demo: { demonstrations: 20, tasks: 60 },
-    taskText: "tasks of depth 2-4 (depths in turn, seeds from 1)",
+    demonstrationText: "depth-1 tasks (seeds from 1), full recipe set",
+    taskText: "tasks of depth 2-4 (depths in turn, seeds from 1), full recipe set",
   },
 };

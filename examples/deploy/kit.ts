@@ -66,6 +66,7 @@ export const deployKit: EnvironmentKit = {
     demonstrations: 8,
     tasks: 60,
     demo: { demonstrations: 8, tasks: 30 },
+    demonstrationText: "train tasks (4 per task type, 1-3 goal services)",
     taskText: "unseen tasks of 4-8 goal services (both task types)",
   },
 };

@@ -66,6 +66,7 @@ export const gardenKit: EnvironmentKit = {
     demonstrations: 8,
     tasks: 60,
     demo: { demonstrations: 8, tasks: 30 },
+    demonstrationText: "train tasks (4 per task type, 1-3 goal plants)",
     taskText: "unseen tasks of 4-8 goal plants (both task types)",
   },
 };

@@ -1,22 +1,21 @@
 // An environment of the user's own, through the plugin flag: the commands of
 // docs/new-environment.md on examples/garden, which is written against mod.ts only.
 import assert from "node:assert/strict";
-import { root, runCli } from "./_run.ts";
+import { type CliOutput, root, runCli, startServe } from "./_run.ts";
 
 const PLUGIN = new URL("examples/garden/kit.ts", root).pathname;
+
+/** `deno task induce --env <garden plugin> --traces builtin --out <dir>`, which must succeed. */
+async function induceGarden(dir: string): Promise<CliOutput> {
+  const r = await runCli("cli/induce.ts", ["--env", PLUGIN, "--traces", "builtin", "--out", dir]);
+  assert.equal(r.code, 0, r.stderr);
+  return r;
+}
 
 Deno.test("induce, eval and run-skill take a plugin module as --env", async () => {
   const out = await Deno.makeTempDir();
   try {
-    const induce = await runCli("cli/induce.ts", [
-      "--env",
-      PLUGIN,
-      "--traces",
-      "builtin",
-      "--out",
-      `${out}/lib`,
-    ]);
-    assert.equal(induce.code, 0, induce.stderr);
+    const induce = await induceGarden(`${out}/lib`);
     assert.match(induce.stdout, /Induced \d+ skills from 8 traces/);
     assert.match(induce.stdout, /water_plant/);
 
@@ -91,40 +90,10 @@ Deno.test("induce, eval and run-skill take a plugin module as --env", async () =
 Deno.test("eval against a served plugin gives the same results as in-process", async () => {
   const out = await Deno.makeTempDir();
   // The server as a user starts it: deno task serve --env <plugin>.
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-read",
-      "--allow-net=127.0.0.1",
-      new URL("cli/serve.ts", root).pathname,
-      "--env",
-      PLUGIN,
-      "--port",
-      "0",
-    ],
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).spawn();
-  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const server = await startServe(["--env", PLUGIN, "--port", "0"]);
   try {
-    let text = "";
-    for (let i = 0; i < 50 && !/\n/.test(text); i++) {
-      const { value, done } = await lines.read();
-      if (done) break;
-      text += value;
-    }
-    const m = /^Serving "garden" on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(text);
-    assert.ok(m, text);
-    const induce = await runCli("cli/induce.ts", [
-      "--env",
-      PLUGIN,
-      "--traces",
-      "builtin",
-      "--out",
-      `${out}/lib`,
-    ]);
-    assert.equal(induce.code, 0, induce.stderr);
+    assert.equal(server.env, "garden");
+    await induceGarden(`${out}/lib`);
     const evalOn = (env: string) =>
       runCli(
         "cli/eval.ts",
@@ -132,22 +101,19 @@ Deno.test("eval against a served plugin gives the same results as in-process", a
         ["--allow-read", "--allow-write", "--allow-net=127.0.0.1"],
       );
     const local = await evalOn(PLUGIN);
-    const remote = await evalOn(`agentgym:${PLUGIN}@${m[1]}`);
+    const remote = await evalOn(`agentgym:${PLUGIN}@${server.url}`);
     assert.equal(local.code, 0, local.stderr);
     assert.equal(remote.code, 0, remote.stderr);
     const a = JSON.parse(local.stdout);
     const b = JSON.parse(remote.stdout);
-    assert.equal(b.env, `agentgym:${PLUGIN}@${m[1]}`);
+    assert.equal(b.env, `agentgym:${PLUGIN}@${server.url}`);
     for (
       const key of ["tasks", "success_rate", "avg_steps", "invalid_action_rate", "skill_calls"]
     ) {
       assert.deepEqual(b[key], a[key], key);
     }
   } finally {
-    child.kill("SIGINT");
-    await child.status;
-    await lines.cancel();
-    await child.stderr.cancel();
+    assert.equal(await server.stop(), 0);
     await Deno.remove(out, { recursive: true });
   }
 });

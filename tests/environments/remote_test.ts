@@ -21,6 +21,7 @@ import type { Environment, StepResult, TaskSpec } from "../../runtime/environmen
 import { FactStore } from "../../runtime/fact_store.ts";
 import { collectRun, runSkill } from "../../runtime/interpreter.ts";
 import { loadSkillFile } from "../../runtime/library.ts";
+import { startServe } from "../cli/_run.ts";
 
 const root = new URL("../../", import.meta.url);
 const STICK_SPEC = {
@@ -430,42 +431,16 @@ Deno.test({
   name: "serve prints its URL, serves episodes and stops on SIGINT",
   ignore: !canRun,
   fn: async () => {
-    const child = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--allow-read",
-        "--allow-net",
-        new URL("cli/serve.ts", root).pathname,
-        "--env",
-        "textcraft",
-        "--port",
-        "0",
-      ],
-      stdout: "piped",
-      stderr: "piped",
-      env: { NO_COLOR: "1" },
-    }).spawn();
-    const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    const server = await startServe(["--env", "textcraft", "--port", "0"]);
     try {
-      let text = "";
-      for (let i = 0; i < 50 && !/\n/.test(text); i++) {
-        const { value, done } = await lines.read();
-        if (done) break;
-        text += value;
-      }
-      const m = /^Serving "textcraft" on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(text);
-      assert.ok(m, text);
-      const env = remote(m[1], 5000);
+      assert.equal(server.env, "textcraft");
+      const env = remote(server.url, 5000);
       const local = new TextCraft();
       assert.deepEqual(await env.reset({ seed: 3 }), await local.reset({ seed: 3 }));
       assert.deepEqual(await env.step("inventory"), await local.step("inventory"));
       await env.close();
     } finally {
-      child.kill("SIGINT");
-      const status = await child.status;
-      await lines.cancel();
-      await child.stderr.cancel();
-      assert.equal(status.code, 0);
+      assert.equal(await server.stop(), 0);
     }
   },
 });

@@ -1,0 +1,358 @@
+/**
+ * A reader for the PDDL subset of STRIPS planning benchmarks: domains with
+ * `:strips` and `:typing` (types with parents, typed or untyped
+ * parameters, constants), predicates, and actions whose precondition is a
+ * conjunction of literals (negated ones allowed) and whose effect is a
+ * conjunction of added and deleted atoms; problems with objects, an
+ * initial state of ground atoms and a conjunctive goal. Anything else is
+ * an error naming the file, line and column and what was expected.
+ *
+ * @module
+ */
+
+/** A PDDL syntax or subset error, with where it is. */
+export class PddlError extends Error {
+  /** The file (or a name for the text). */
+  file: string;
+  /** 1-based line. */
+  line: number;
+  /** 1-based column. */
+  column: number;
+  /** Creates the error. */
+  constructor(file: string, line: number, column: number, message: string) {
+    super(`${file}:${line}:${column}: ${message}`);
+    this.name = "PddlError";
+    this.file = file;
+    this.line = line;
+    this.column = column;
+  }
+}
+
+/** A typed name: a parameter (`?x`) or an object. */
+export interface TypedName {
+  name: string;
+  /** The declared type; `object` when untyped. */
+  type: string;
+}
+
+/** An atom whose arguments are parameters (`?x`) or objects. */
+export interface PddlAtom {
+  pred: string;
+  args: string[];
+}
+
+/** A literal of a precondition or goal. */
+export interface PddlLiteral extends PddlAtom {
+  /** `(not (p ...))`. */
+  negated: boolean;
+}
+
+/** An action schema. */
+export interface PddlAction {
+  name: string;
+  params: TypedName[];
+  precondition: PddlLiteral[];
+  add: PddlAtom[];
+  del: PddlAtom[];
+}
+
+/** A domain. */
+export interface PddlDomain {
+  name: string;
+  /** Each type's parent (`object` for top-level types; `object` has none). */
+  types: Record<string, string>;
+  constants: TypedName[];
+  predicates: Record<string, TypedName[]>;
+  actions: PddlAction[];
+}
+
+/** A problem. */
+export interface PddlProblem {
+  name: string;
+  domain: string;
+  objects: TypedName[];
+  init: PddlAtom[];
+  goal: PddlLiteral[];
+}
+
+type SExpr =
+  | { kind: "atom"; text: string; line: number; column: number }
+  | { kind: "list"; items: SExpr[]; line: number; column: number };
+
+/** Reads the text into one s-expression, lower-casing names (PDDL is case-insensitive). */
+function read(text: string, file: string): SExpr {
+  let i = 0;
+  let line = 1;
+  let column = 1;
+  const advance = () => {
+    if (text[i] === "\n") {
+      line++;
+      column = 1;
+    } else column++;
+    i++;
+  };
+  const skip = () => {
+    while (i < text.length) {
+      if (text[i] === ";") {
+        while (i < text.length && text[i] !== "\n") advance();
+      } else if (/\s/.test(text[i])) advance();
+      else break;
+    }
+  };
+  const expr = (): SExpr => {
+    skip();
+    if (i >= text.length) throw new PddlError(file, line, column, "unexpected end of file");
+    const at = { line, column };
+    if (text[i] === "(") {
+      advance();
+      const items: SExpr[] = [];
+      for (;;) {
+        skip();
+        if (i >= text.length) {
+          throw new PddlError(file, at.line, at.column, "this parenthesis is never closed");
+        }
+        if (text[i] === ")") {
+          advance();
+          return { kind: "list", items, ...at };
+        }
+        items.push(expr());
+      }
+    }
+    if (text[i] === ")") throw new PddlError(file, line, column, "unexpected ')'");
+    let word = "";
+    // A variable starts a new word (`?l - level?l1 - level` occurs in real files).
+    while (
+      i < text.length && !/[\s();]/.test(text[i]) && !(text[i] === "?" && word !== "")
+    ) {
+      word += text[i];
+      advance();
+    }
+    return { kind: "atom", text: word.toLowerCase(), ...at };
+  };
+  const top = expr();
+  skip();
+  if (i < text.length) throw new PddlError(file, line, column, "text after the definition");
+  return top;
+}
+
+class Reader {
+  constructor(readonly file: string) {}
+  fail(e: SExpr, message: string): never {
+    throw new PddlError(this.file, e.line, e.column, message);
+  }
+  list(e: SExpr, what: string): SExpr[] {
+    return e.kind === "list" ? e.items : this.fail(e, `expected ${what}, got "${e.text}"`);
+  }
+  word(e: SExpr | undefined, what: string, parent?: SExpr): string {
+    if (!e) return this.fail(parent!, `expected ${what}`);
+    return e.kind === "atom" ? e.text : this.fail(e, `expected ${what}, got a list`);
+  }
+  /** `a b - t c - u d` into typed names (untyped: `object`). */
+  typedList(items: SExpr[], what: string): TypedName[] {
+    const out: TypedName[] = [];
+    let pending: string[] = [];
+    for (let k = 0; k < items.length; k++) {
+      const w = this.word(items[k], what);
+      if (w === "-") {
+        const type = this.word(items[k + 1], "a type after '-'", items[k]);
+        if (type === "(") this.fail(items[k + 1], "either-types are not supported");
+        for (const name of pending) out.push({ name, type });
+        pending = [];
+        k++;
+      } else pending.push(w);
+    }
+    for (const name of pending) out.push({ name, type: "object" });
+    return out;
+  }
+  atom(e: SExpr, what: string): PddlAtom {
+    const items = this.list(e, what);
+    const pred = this.word(items[0], "a predicate name", e);
+    if (pred === "and" || pred === "not" || pred === "or" || pred === "forall") {
+      this.fail(e, `expected an atom, got "(${pred} ...)"`);
+    }
+    return { pred, args: items.slice(1).map((a) => this.word(a, "an argument")) };
+  }
+  literal(e: SExpr, what: string): PddlLiteral {
+    const items = this.list(e, what);
+    const head = items[0]?.kind === "atom" ? items[0].text : "";
+    if (head === "not") {
+      if (items.length !== 2) this.fail(e, "(not ...) takes one atom");
+      return { ...this.atom(items[1], "an atom"), negated: true };
+    }
+    if (["or", "imply", "forall", "exists", "when"].includes(head)) {
+      this.fail(e, `"${head}" is not in the supported STRIPS subset (and, not)`);
+    }
+    return { ...this.atom(e, what), negated: false };
+  }
+  /** A conjunction (or one literal), as literals. */
+  conjunction(e: SExpr, what: string): PddlLiteral[] {
+    const items = this.list(e, what);
+    if (items.length === 0) return [];
+    if (items[0].kind === "atom" && items[0].text === "and") {
+      return items.slice(1).map((x) => this.literal(x, what));
+    }
+    return [this.literal(e, what)];
+  }
+}
+
+/** The sections `(:key ...)` of a definition after its header. */
+function sections(r: Reader, items: SExpr[]): { key: string; body: SExpr[]; at: SExpr }[] {
+  return items.map((s) => {
+    const parts = r.list(s, "a section such as (:predicates ...)");
+    const key = r.word(parts[0], "a section keyword", s);
+    if (!key.startsWith(":")) r.fail(s, `expected a section keyword, got "${key}"`);
+    return { key, body: parts.slice(1), at: s };
+  });
+}
+
+function header(
+  r: Reader,
+  top: SExpr,
+  kind: "domain" | "problem",
+): { name: string; rest: SExpr[] } {
+  const items = r.list(top, `(define (${kind} ...) ...)`);
+  if (r.word(items[0], "define", top) !== "define") r.fail(items[0], `expected "define"`);
+  const head = r.list(items[1] ?? r.fail(top, `expected (${kind} <name>)`), `(${kind} <name>)`);
+  if (r.word(head[0], kind, items[1]) !== kind) r.fail(items[1], `expected (${kind} <name>)`);
+  return { name: r.word(head[1], `the ${kind} name`, items[1]), rest: items.slice(2) };
+}
+
+/**
+ * Parses a domain file's text.
+ *
+ * @param text The PDDL text.
+ * @param file Its name, for errors.
+ * @throws {PddlError} On syntax outside the supported subset, naming line and column.
+ *
+ * @example Usage
+ * ```ts
+ * import { parseDomain } from "./parse.ts";
+ * const d = parseDomain("(define (domain d) (:predicates (p ?x)) (:action a :parameters (?x) :precondition (p ?x) :effect (not (p ?x))))", "d.pddl");
+ * console.log(d.actions[0].del); // [{ pred: "p", args: ["?x"] }]
+ * ```
+ */
+export function parseDomain(text: string, file: string): PddlDomain {
+  const r = new Reader(file);
+  const { name, rest } = header(r, read(text, file), "domain");
+  const domain: PddlDomain = { name, types: {}, constants: [], predicates: {}, actions: [] };
+  for (const s of sections(r, rest)) {
+    switch (s.key) {
+      case ":requirements":
+        for (const req of s.body) {
+          const w = r.word(req, "a requirement");
+          if (![":strips", ":typing", ":negative-preconditions"].includes(w)) {
+            r.fail(req, `requirement "${w}" is not supported (:strips, :typing)`);
+          }
+        }
+        break;
+      case ":types":
+        for (const t of r.typedList(s.body, "a type")) {
+          if (t.name !== "object") domain.types[t.name] = t.type;
+        }
+        break;
+      case ":constants":
+        domain.constants.push(...r.typedList(s.body, "a constant"));
+        break;
+      case ":predicates":
+        for (const p of s.body) {
+          const items = r.list(p, "(<predicate> ?x ...)");
+          domain.predicates[r.word(items[0], "a predicate name", p)] = r.typedList(
+            items.slice(1),
+            "a parameter",
+          );
+        }
+        break;
+      case ":action":
+        domain.actions.push(parseAction(r, s.body, s.at));
+        break;
+      default:
+        r.fail(s.at, `section "${s.key}" is not supported`);
+    }
+  }
+  for (const t of [...Object.values(domain.types), ...domain.constants.map((c) => c.type)]) {
+    if (t !== "object" && !(t in domain.types)) {
+      throw new PddlError(file, 1, 1, `type "${t}" is used but not declared in :types`);
+    }
+  }
+  for (const a of domain.actions) {
+    for (const l of [...a.precondition, ...a.add, ...a.del]) {
+      const decl = domain.predicates[l.pred];
+      if (!decl) {
+        throw new PddlError(file, 1, 1, `action "${a.name}" uses undeclared predicate "${l.pred}"`);
+      }
+      if (decl.length !== l.args.length) {
+        throw new PddlError(
+          file,
+          1,
+          1,
+          `action "${a.name}": "${l.pred}" takes ${decl.length} arguments, got ${l.args.length}`,
+        );
+      }
+    }
+  }
+  return domain;
+}
+
+function parseAction(r: Reader, body: SExpr[], at: SExpr): PddlAction {
+  const name = r.word(body[0], "the action name", at);
+  const action: PddlAction = { name, params: [], precondition: [], add: [], del: [] };
+  for (let k = 1; k < body.length; k += 2) {
+    const key = r.word(body[k], ":parameters, :precondition or :effect");
+    const value = body[k + 1] ?? r.fail(body[k], `expected a value after ${key}`);
+    if (key === ":parameters") {
+      action.params = r.typedList(r.list(value, "(?x ...)"), "a parameter");
+    } else if (key === ":precondition") {
+      action.precondition = r.conjunction(value, "a precondition");
+    } else if (key === ":effect") {
+      for (const l of r.conjunction(value, "an effect")) {
+        (l.negated ? action.del : action.add).push({ pred: l.pred, args: l.args });
+      }
+    } else r.fail(body[k], `"${key}" is not supported in an action`);
+  }
+  const params = new Set(action.params.map((p) => p.name));
+  for (const l of [...action.precondition, ...action.add, ...action.del]) {
+    for (const a of l.args) {
+      if (a.startsWith("?") && !params.has(a)) {
+        r.fail(at, `action "${name}" uses "${a}", which is not a parameter`);
+      }
+    }
+  }
+  return action;
+}
+
+/**
+ * Parses a problem file's text.
+ *
+ * @throws {PddlError} On syntax outside the supported subset, naming line and column.
+ *
+ * @example Usage
+ * ```ts
+ * import { parseProblem } from "./parse.ts";
+ * const p = parseProblem("(define (problem p) (:domain d) (:objects a b) (:init (p a)) (:goal (and (p b))))", "p.pddl");
+ * console.log(p.goal); // [{ pred: "p", args: ["b"], negated: false }]
+ * ```
+ */
+export function parseProblem(text: string, file: string): PddlProblem {
+  const r = new Reader(file);
+  const { name, rest } = header(r, read(text, file), "problem");
+  const problem: PddlProblem = { name, domain: "", objects: [], init: [], goal: [] };
+  for (const s of sections(r, rest)) {
+    switch (s.key) {
+      case ":domain":
+        problem.domain = r.word(s.body[0], "the domain name", s.at);
+        break;
+      case ":objects":
+        problem.objects.push(...r.typedList(s.body, "an object"));
+        break;
+      case ":init":
+        problem.init.push(...s.body.map((a) => r.atom(a, "a ground atom")));
+        break;
+      case ":goal":
+        problem.goal = r.conjunction(s.body[0] ?? r.fail(s.at, "expected a goal"), "a goal");
+        break;
+      default:
+        r.fail(s.at, `section "${s.key}" is not supported`);
+    }
+  }
+  return problem;
+}

@@ -1,0 +1,101 @@
+import assert from "node:assert/strict";
+import { parseDomain, parseProblem, PddlError } from "../../environments/pddl/parse.ts";
+import { actionText, PddlWorld } from "../../environments/pddl/world.ts";
+import { planPddl } from "../../environments/pddl/plan.ts";
+
+const DATA = new URL("../../../shared/data/pddl/", import.meta.url).pathname;
+const DOMAINS = { gripper: 20, blockworld: 10, barman: 20, tyreworld: 10 };
+
+async function problems(domain: string): Promise<{ world: PddlWorld; file: string }[]> {
+  const dom = parseDomain(
+    await Deno.readTextFile(`${DATA}${domain}/domain.pddl`),
+    `${domain}/domain.pddl`,
+  );
+  const files = [...Deno.readDirSync(`${DATA}${domain}/problems`)].map((e) => e.name).sort();
+  return await Promise.all(files.map(async (file) => ({
+    file,
+    world: new PddlWorld(
+      dom,
+      parseProblem(await Deno.readTextFile(`${DATA}${domain}/problems/${file}`), file),
+    ),
+  })));
+}
+
+Deno.test("parseDomain() and parseProblem() read the four benchmark domains and all 60 problems", async () => {
+  for (const [domain, count] of Object.entries(DOMAINS)) {
+    const list = await problems(domain);
+    assert.equal(list.length, count, domain);
+  }
+  const [barman] = await problems("barman");
+  const pour = barman.world.domain.actions.find((a) => a.name === "pour-shaker-to-shot")!;
+  // "?l - level?l1 - level": a variable starts a new word.
+  assert.deepEqual(pour.params.slice(-2), [
+    { name: "?l", type: "level" },
+    { name: "?l1", type: "level" },
+  ]);
+  assert.ok(barman.world.isA("shot", "container") && barman.world.isA("cocktail", "beverage"));
+  const [tyre] = await problems("tyreworld");
+  // Domain constants are objects of every problem.
+  assert.deepEqual(tyre.world.objectsOf("tool"), ["wrench", "pump", "jack"]);
+});
+
+Deno.test("PDDL outside the supported subset is an error with file, line and column", () => {
+  assert.throws(
+    () =>
+      parseDomain(
+        "(define (domain d)\n  (:predicates (p ?x))\n  (:action a :parameters (?x)\n   :precondition (or (p ?x))\n   :effect (p ?x)))",
+        "d.pddl",
+      ),
+    (e: unknown) =>
+      e instanceof PddlError && e.line === 4 && e.column === 18 &&
+      /"or" is not in the supported STRIPS subset/.test(e.message) &&
+      /^d\.pddl:4:18: /.test(e.message),
+  );
+  assert.throws(
+    () => parseProblem("(define (problem p)\n (:domain d)\n (:init (p a)\n", "p.pddl"),
+    /p\.pddl:3:2: this parenthesis is never closed/,
+  );
+  assert.throws(
+    () =>
+      parseDomain(
+        "(define (domain d) (:predicates (p ?x)) (:action a :parameters (?x) :effect (q ?x)))",
+        "d.pddl",
+      ),
+    /uses undeclared predicate "q"/,
+  );
+});
+
+Deno.test("ground actions: what applies, what it changes, and the text the agent types", async () => {
+  const [first] = await problems("gripper");
+  const { world } = first;
+  const s0 = world.initial();
+  const texts = world.applicable(s0).map(actionText);
+  assert.ok(texts.includes("move rooma roomb"));
+  assert.ok(texts.includes("pick ball1 rooma left"));
+  assert.ok(!texts.some((t) => t.startsWith("drop")));
+  const pick = world.parseAction("pick ball1 rooma left")!;
+  const s1 = world.apply(pick, s0);
+  assert.ok(s1.has("carry ball1 left") && !s1.has("at ball1 rooma") && !s1.has("free left"));
+  assert.equal(world.parseAction("pick ball1 roomz left"), undefined);
+  assert.equal(world.holds(world.parseAction("drop ball1 roomb left")!, s1), false);
+});
+
+Deno.test("the planner solves all 60 benchmark problems with valid plans", async () => {
+  for (const domain of Object.keys(DOMAINS)) {
+    for (const { world, file } of await problems(domain)) {
+      const plan = planPddl(world);
+      assert.ok(plan, `${domain}/${file}: no plan`);
+      let state = world.initial();
+      for (const step of plan) {
+        assert.ok(
+          world.holds(step, state),
+          `${domain}/${file}: ${actionText(step)} does not apply`,
+        );
+        state = world.apply(step, state);
+      }
+      assert.ok(world.satisfied(state), `${domain}/${file}: the goal does not hold`);
+      // Measured: at most 46 steps (gripper prob05).
+      assert.ok(plan.length <= 50, `${domain}/${file}: ${plan.length} steps`);
+    }
+  }
+});

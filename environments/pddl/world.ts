@@ -143,7 +143,9 @@ export class PddlWorld {
   ): Generator<Map<string, string>> {
     const positive = action.precondition.filter((l) => !l.negated);
     const types = new Map(action.params.map((p) => [p.name, p.type]));
-    const self = this;
+    const isA = (type: string, ancestor: string) => this.isA(type, ancestor);
+    const objectsOf = (type: string) => this.objectsOf(type);
+    const objects = this.objects;
     function* match(k: number, binding: Map<string, string>): Generator<Map<string, string>> {
       if (k === positive.length) {
         yield* rest(binding);
@@ -157,7 +159,7 @@ export class PddlWorld {
           const term = lit.args[i];
           if (!term.startsWith("?")) ok = term === args[i];
           else if (binding.has(term)) ok = binding.get(term) === args[i];
-          else if (!self.isA(self.objects.get(args[i]) ?? "", types.get(term) ?? "object")) {
+          else if (!isA(objects.get(args[i]) ?? "", types.get(term) ?? "object")) {
             ok = false;
           } else {
             binding.set(term, args[i]);
@@ -171,7 +173,7 @@ export class PddlWorld {
     function* rest(binding: Map<string, string>): Generator<Map<string, string>> {
       const free = action.params.find((p) => !binding.has(p.name));
       if (free) {
-        for (const o of self.objectsOf(free.type)) {
+        for (const o of objectsOf(free.type)) {
           binding.set(free.name, o);
           yield* rest(binding);
         }

@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { parseDomain, parseProblem, PddlError } from "../../environments/pddl/parse.ts";
 import { actionText, PddlWorld } from "../../environments/pddl/world.ts";
 import { planPddl } from "../../environments/pddl/plan.ts";
+import { PddlEnv } from "../../environments/pddl/env.ts";
+import { INVALID_ACTION, parseTemplates } from "../../environments/pddl/text.ts";
 
 const DATA = new URL("../../../shared/data/pddl/", import.meta.url).pathname;
 const DOMAINS = { gripper: 20, blockworld: 10, barman: 20, tyreworld: 10 };
@@ -98,4 +100,49 @@ Deno.test("the planner solves all 60 benchmark problems with valid plans", async
       assert.ok(plan.length <= 50, `${domain}/${file}: ${plan.length} steps`);
     }
   }
+});
+
+Deno.test("the text environment: goal line, sorted fact sentences, invalid actions, valid actions, progress", async () => {
+  const templates = parseTemplates(
+    JSON.parse(await Deno.readTextFile(`${DATA}agentboard_text.json`)),
+    "agentboard_text.json",
+  );
+  const tasks = (await problems("blockworld")).map((p, i) => ({
+    id: `blockworld/${p.file.replace(/\.pddl$/, "")}`,
+    world: p.world,
+  }));
+  const env = new PddlEnv(
+    "blockworld",
+    { name: "blockworld", types: {}, predicates: {}, functions: {}, actions: {} },
+    tasks,
+    templates,
+  );
+  const first = await env.reset({ seed: 0 });
+  assert.equal(first.taskId, tasks[0].id);
+  const [goalLine, facts] = first.observation.split("\n");
+  assert.equal(goalLine, first.goal);
+  assert.match(goalLine, /^The goal is to satisfy the following conditions: \S+ is on \S+\., /);
+  const sentences = facts.split(/(?<=\.) /);
+  assert.deepEqual(sentences, [...sentences].sort());
+  assert.ok(sentences.includes("Your arm is empty."));
+  // An action that does not apply changes nothing.
+  const bad = await env.step("stack b1 b1");
+  assert.equal(bad.observation, INVALID_ACTION);
+  assert.equal(bad.reward, 0);
+  const valid = await env.step("check valid actions");
+  assert.match(valid.observation, /^valid actions are: (pickup|unstack) /);
+  // The expert's plan reaches the goal; progress ends at 1.
+  const plan = planPddl(tasks[0].world)!;
+  let last = bad;
+  for (const step of plan) last = await env.step(actionText(step));
+  assert.equal(last.done, true);
+  assert.equal(last.reward, 1);
+  assert.match(last.observation, / The goal is satisfied\.$/);
+  assert.equal(env.progressRate, 1);
+  // By id; an unknown id is an error that names some known ones.
+  assert.equal((await env.reset({ id: tasks[3].id })).taskId, tasks[3].id);
+  await assert.rejects(
+    () => env.reset({ id: "blockworld/nope" }),
+    /no problem "blockworld\/nope"; known: blockworld\/p/,
+  );
 });

@@ -1,0 +1,136 @@
+/**
+ * A PDDL problem set as a text environment with AgentBoard's interface:
+ * `reset` starts a problem (by index in file-name order, or by id), the
+ * first observation is the goal line and the true facts, `step` applies a
+ * typed ground action (`pickup b2`) or answers `check valid actions`, an
+ * action that does not apply changes nothing and gets the invalid-action
+ * message, and the episode ends with reward 1 when the goal holds. The
+ * progress rate (the best share of goal conditions that held so far) is
+ * kept beside success.
+ *
+ * @module
+ */
+import type { Environment, ResetResult, StepResult, TaskSpec } from "../../runtime/environment.ts";
+import type { Vocabulary } from "../../dsl/vocabulary.ts";
+import {
+  CHECK_VALID_ACTIONS,
+  goalText,
+  INVALID_ACTION,
+  stateText,
+  type Templates,
+  validActionsText,
+} from "./text.ts";
+import { actionText, type Fact, type PddlWorld } from "./world.ts";
+
+/** One problem of the set: its id (e.g. `gripper/prob01`) and world. */
+export interface PddlTask {
+  id: string;
+  world: PddlWorld;
+}
+
+/** The PDDL text environment. */
+export class PddlEnv implements Environment {
+  readonly name: string;
+  readonly vocabulary: Vocabulary;
+  readonly #tasks: readonly PddlTask[];
+  readonly #templates: Templates;
+  #task?: PddlTask;
+  #state: Set<Fact> = new Set();
+  #progress = 0;
+  #done = false;
+
+  /** An environment over `tasks` (in the benchmark's order). */
+  constructor(
+    name: string,
+    vocabulary: Vocabulary,
+    tasks: readonly PddlTask[],
+    templates: Templates,
+  ) {
+    this.name = name;
+    this.vocabulary = vocabulary;
+    this.#tasks = tasks;
+    this.#templates = templates;
+  }
+
+  /** The current problem's world (privileged: for the expert). */
+  get world(): PddlWorld | undefined {
+    return this.#task?.world;
+  }
+
+  /** The current state (privileged: for the expert and tests). */
+  get state(): ReadonlySet<Fact> {
+    return this.#state;
+  }
+
+  /** The best share of goal conditions that held so far in the episode. */
+  get progressRate(): number {
+    return this.#progress;
+  }
+
+  /**
+   * Starts a problem: `{ id }`, or `{ seed }` as the index in file-name
+   * order (wrapping around).
+   *
+   * Rejects with a `RangeError` for an unknown id or an empty problem set.
+   */
+  reset(task: TaskSpec): Promise<ResetResult> {
+    if (this.#tasks.length === 0) {
+      return Promise.reject(new RangeError(`${this.name}: no problems`));
+    }
+    const found = task.id !== undefined ? this.#tasks.find((t) => t.id === task.id) : this.#tasks[
+      ((task.seed ?? 0) % this.#tasks.length + this.#tasks.length) %
+      this.#tasks.length
+    ];
+    if (!found) {
+      return Promise.reject(
+        new RangeError(
+          `${this.name}: no problem "${task.id}"; known: ${
+            this.#tasks.slice(0, 5).map((t) => t.id).join(", ")
+          }${this.#tasks.length > 5 ? ", ..." : ""}`,
+        ),
+      );
+    }
+    this.#task = found;
+    this.#state = found.world.initial();
+    this.#done = false;
+    this.#progress = this.#goalShare();
+    const goal = goalText(
+      found.world.goal().filter((g) => !g.negated).map((g) => g.fact),
+      this.#templates,
+    );
+    return Promise.resolve({
+      observation: `${goal}\n${stateText(this.#state, this.#templates)}`,
+      goal,
+      taskId: found.id,
+      taskType: this.name,
+    });
+  }
+
+  /** Applies an action (or answers `check valid actions`). */
+  step(action: string): Promise<StepResult> {
+    const task = this.#task;
+    if (!task) return Promise.reject(new Error(`${this.name}: step before reset`));
+    const text = action.trim().replace(/\.$/, "").toLowerCase();
+    if (text === CHECK_VALID_ACTIONS) {
+      const valid = task.world.applicable(this.#state).map(actionText);
+      return Promise.resolve({ observation: validActionsText(valid), reward: 0, done: this.#done });
+    }
+    const ground = task.world.parseAction(text);
+    if (this.#done || !ground || !task.world.holds(ground, this.#state)) {
+      return Promise.resolve({ observation: INVALID_ACTION, reward: 0, done: this.#done });
+    }
+    this.#state = task.world.apply(ground, this.#state);
+    this.#progress = Math.max(this.#progress, this.#goalShare());
+    this.#done = task.world.satisfied(this.#state);
+    const observation = stateText(this.#state, this.#templates) +
+      (this.#done ? " The goal is satisfied." : "");
+    return Promise.resolve({ observation, reward: this.#done ? 1 : 0, done: this.#done });
+  }
+
+  /** The share of the goal's conditions that hold now. */
+  #goalShare(): number {
+    const goal = this.#task!.world.goal();
+    if (goal.length === 0) return 1;
+    return goal.filter((g) => this.#state.has(g.fact) !== g.negated).length / goal.length;
+  }
+}

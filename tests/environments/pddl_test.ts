@@ -107,7 +107,7 @@ Deno.test("the text environment: goal line, sorted fact sentences, invalid actio
     JSON.parse(await Deno.readTextFile(`${DATA}agentboard_text.json`)),
     "agentboard_text.json",
   );
-  const tasks = (await problems("blockworld")).map((p, i) => ({
+  const tasks = (await problems("blockworld")).map((p) => ({
     id: `blockworld/${p.file.replace(/\.pddl$/, "")}`,
     world: p.world,
   }));

@@ -28,11 +28,13 @@ export const SHARED_DATA: string = decodeURIComponent(
  */
 export function envHelp(column: number): string {
   const lines = [
-    "a built-in environment (textcraft, alfworld), the path or",
-    "URL of a module whose default export is an EnvironmentKit",
-    "(a plugin: its code runs, so name only modules you trust),",
-    "or agentgym:<env>@http://host:port for either behind a",
-    "server (an AgentGym env-server, e.g. deno task serve)",
+    "a built-in environment (textcraft, alfworld), a PDDL domain",
+    "(pddl:gripper, pddl:path/to/domain.pddl with problems/ beside",
+    "it), the path or URL of a module whose default export is an",
+    "EnvironmentKit (a plugin: its code runs, so name only modules",
+    "you trust), or agentgym:<env>@http://host:port for any of",
+    "them behind a server (an AgentGym env-server, e.g. deno task",
+    "serve)",
   ];
   const head = "  --env <env>".padEnd(column);
   return lines.map((l, i) => (i === 0 ? head : " ".repeat(column)) + l).join("\n");

@@ -14,6 +14,7 @@ import type { EnvironmentKit } from "../runtime/environment.ts";
 import { alfworldKit } from "./alfworld/mod.ts";
 import { textcraftKit } from "./textcraft/mod.ts";
 import { parseRemoteName, REMOTE_PREFIX, remoteKit } from "./remote/kit.ts";
+import { loadPddlKit, PDDL_PREFIX } from "./pddl/load.ts";
 
 const KITS: Record<string, EnvironmentKit> = {
   [textcraftKit.name]: textcraftKit,
@@ -58,9 +59,10 @@ export function isModuleSpec(spec: string): boolean {
 }
 
 /**
- * The kit `spec` names: a built-in environment, a plugin module (a path,
- * relative to `base`, or a URL; its default export must be an
- * `EnvironmentKit`), or either behind an AgentGym env-server
+ * The kit `spec` names: a built-in environment, a PDDL domain
+ * (`pddl:gripper`, `pddl:path/to/domain.pddl`, see `loadPddlKit`), a plugin
+ * module (a path, relative to `base`, or a URL; its default export must be
+ * an `EnvironmentKit`), or either behind an AgentGym env-server
  * (`agentgym:<name-or-module>@http://host:port`).
  *
  * @param spec The name, path or URL.
@@ -83,6 +85,7 @@ export async function loadEnvironmentKit(
     const local = await loadEnvironmentKit(parseRemoteName(spec).env, base);
     return remoteKit(spec, local);
   }
+  if (spec.startsWith(PDDL_PREFIX)) return await loadPddlKit(spec, base);
   if (!isModuleSpec(spec)) return environmentKit(spec);
   const url = /^(file|https?):/.test(spec)
     ? new URL(spec)

@@ -20,10 +20,24 @@ export const INVALID_ACTION =
 /** The action that lists the valid actions. */
 export const CHECK_VALID_ACTIONS = "check valid actions";
 
+/**
+ * The template of a predicate or action with `arity` arguments: one with
+ * as many `{}` (the templates are shared by the benchmark's domains, and
+ * another domain may use the same name with other arguments).
+ */
+export function templateFor(
+  templates: Templates,
+  name: string,
+  arity: number,
+): string | undefined {
+  const t = templates[name];
+  return t !== undefined && t.split("{}").length - 1 === arity ? t : undefined;
+}
+
 /** The sentence of a ground atom (`on b1 b2` -> `b1 is on b2.`). */
 export function factSentence(fact: Fact, templates: Templates): string {
   const [pred, ...args] = fact.split(" ");
-  const template = templates[pred];
+  const template = templateFor(templates, pred, args.length);
   if (template === undefined) return `${[pred, ...args].join(" ")}.`;
   let k = 0;
   const text = template.trim().replace(/\{\}/g, () => args[k++] ?? "");

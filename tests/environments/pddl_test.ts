@@ -4,6 +4,9 @@ import { actionText, PddlWorld } from "../../environments/pddl/world.ts";
 import { planPddl } from "../../environments/pddl/plan.ts";
 import { PddlEnv } from "../../environments/pddl/env.ts";
 import { INVALID_ACTION, parseTemplates } from "../../environments/pddl/text.ts";
+import { loadEnvironmentKit } from "../../environments/registry.ts";
+import { generateExpertTraces } from "../../runtime/expert_traces.ts";
+import { groundTrace } from "../../compiler/ground.ts";
 
 const DATA = new URL("../../../shared/data/pddl/", import.meta.url).pathname;
 const DOMAINS = { gripper: 20, blockworld: 10, barman: 20, tyreworld: 10 };
@@ -145,4 +148,63 @@ Deno.test("the text environment: goal line, sorted fact sentences, invalid actio
     () => env.reset({ id: "blockworld/nope" }),
     /no problem "blockworld\/nope"; known: blockworld\/p/,
   );
+});
+
+Deno.test("pddl:<domain> is an environment with no code of its own: vocabulary, grounder, expert", async () => {
+  const kit = await loadEnvironmentKit("pddl:gripper");
+  assert.equal(kit.name, "pddl:gripper");
+  assert.equal(kit.vocabulary.actions.pick.template, "pick {obj} {room} {gripper}");
+  assert.deepEqual(kit.vocabulary.predicates.at_robby.params, ["Obj"]);
+  const traces = await generateExpertTraces(kit, kit.demonstrationTasks!(2));
+  assert.ok(traces.every((t) => t.success));
+  // The grounder reads every observation back into the simulator's state.
+  const env = kit.create() as PddlEnv;
+  for (const trace of traces) {
+    const grounded = groundTrace(trace, kit.grounder());
+    assert.deepEqual(grounded.unknown, []);
+    await env.reset({ id: trace.task.id });
+    for (const [i, step] of trace.steps.entries()) {
+      await env.step(step.action);
+      const simulator = [...env.state].map((f) => f.replace(/^(\S+)/, (p) => p.replace(/-/g, "_")))
+        .sort();
+      const facts = grounded.states[i + 1].atoms().map((a) => [a.pred, ...a.args].join(" ")).sort();
+      assert.deepEqual(facts, simulator, `${trace.task.id} step ${i + 1}`);
+    }
+  }
+});
+
+Deno.test("a STRIPS domain nobody prepared works from its files alone", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(`${dir}/lights/problems`, { recursive: true });
+    await Deno.writeTextFile(
+      `${dir}/lights/domain.pddl`,
+      `(define (domain lights) (:requirements :strips :typing) (:types lamp switch)
+        (:predicates (on ?l - lamp) (wired ?s - switch ?l - lamp))
+        (:action flip :parameters (?s - switch ?l - lamp)
+          :precondition (wired ?s ?l) :effect (on ?l)))`,
+    );
+    await Deno.writeTextFile(
+      `${dir}/lights/problems/p1.pddl`,
+      `(define (problem p1) (:domain lights) (:objects l1 l2 - lamp s1 s2 - switch)
+        (:init (wired s1 l1) (wired s2 l2)) (:goal (and (on l1) (on l2))))`,
+    );
+    const kit = await loadEnvironmentKit(`pddl:${dir}/lights/domain.pddl`);
+    const env = kit.create();
+    const reset = await env.reset({ id: "lights/p1" });
+    assert.match(reset.goal, /conditions: on l1\., on l2\./);
+    const [trace] = await generateExpertTraces(kit, [{ id: "lights/p1" }]);
+    assert.equal(trace.success, true);
+    assert.deepEqual(trace.steps.map((s) => s.action), ["flip s1 l1", "flip s2 l2"]);
+    await Deno.writeTextFile(
+      `${dir}/lights/problems/p2.pddl`,
+      "(define (problem p2) (:domain lights)",
+    );
+    await assert.rejects(
+      () => loadEnvironmentKit(`pddl:${dir}/lights/domain.pddl`),
+      /p2\.pddl:1:1: this parenthesis is never closed/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

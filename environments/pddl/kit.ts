@@ -1,0 +1,235 @@
+/**
+ * An environment kit generated from a PDDL domain and its problems, with
+ * no code of its own: the vocabulary (types, predicates, actions with
+ * their command templates), a grounder that reads AgentBoard's sentences
+ * back into facts, the expert (the FF planner of `plan.ts`), and task
+ * lists (the problems in file-name order; the smallest ones as
+ * demonstrations).
+ *
+ * Names are made identifiers for the vocabulary (`on-table` ->
+ * `on_table`); PDDL types become object types (`object` becomes `Obj`).
+ *
+ * @module
+ */
+import type { Trace } from "../../dsl/trace.ts";
+import type { Vocabulary } from "../../dsl/vocabulary.ts";
+import type {
+  Environment,
+  EnvironmentKit,
+  Expert,
+  Grounder,
+  Grounding,
+  TaskListRequest,
+  TaskSpec,
+} from "../../runtime/environment.ts";
+import type { FactView } from "../../dsl/facts.ts";
+import { parseDomain, parseProblem, type PddlDomain } from "./parse.ts";
+import { PddlEnv, type PddlTask } from "./env.ts";
+import { planPddl } from "./plan.ts";
+import { CHECK_VALID_ACTIONS, INVALID_ACTION, templateFor, type Templates } from "./text.ts";
+import { actionText, type Fact, PddlWorld } from "./world.ts";
+
+/** A vocabulary name for a PDDL name: an identifier. */
+export function identifier(name: string): string {
+  const id = name.replace(/[^A-Za-z0-9_]/g, "_");
+  return /^[A-Za-z_]/.test(id) ? id : `_${id}`;
+}
+
+/** The vocabulary type of a PDDL type. */
+function typeName(type: string): string {
+  return type === "object" ? "Obj" : identifier(type);
+}
+
+/** The vocabulary of a domain (see the module doc). */
+export function pddlVocabulary(domain: PddlDomain): Vocabulary {
+  const types: Vocabulary["types"] = { Obj: { kind: "object", doc: "Any PDDL object." } };
+  for (const [t, parent] of Object.entries(domain.types)) {
+    types[typeName(t)] = { kind: "object", parent: typeName(parent), doc: `PDDL type ${t}.` };
+  }
+  const predicates: Vocabulary["predicates"] = {};
+  for (const [p, params] of Object.entries(domain.predicates)) {
+    predicates[identifier(p)] = {
+      params: params.map((x) => typeName(x.type)),
+      doc: `PDDL predicate ${p}.`,
+    };
+  }
+  const actions: Vocabulary["actions"] = {};
+  for (const a of domain.actions) {
+    const params = a.params.map((p) => ({
+      name: identifier(p.name.slice(1)),
+      type: typeName(p.type),
+    }));
+    actions[identifier(a.name)] = {
+      template: [a.name, ...params.map((p) => `{${p.name}}`)].join(" "),
+      params,
+      doc: `PDDL action ${a.name}.`,
+    };
+  }
+  return { name: identifier(domain.name), types, predicates, functions: {}, actions };
+}
+
+/**
+ * Reads the sentences of an observation back into facts: each predicate's
+ * template becomes a pattern (`{}` an object name), a predicate without one
+ * is read as `name arg1 arg2.`.
+ */
+export class PddlGrounder implements Grounder {
+  readonly #patterns: { pred: string; arity: number; re: RegExp }[];
+  readonly #types: Map<string, string>;
+  readonly #arity: Record<string, number>;
+
+  /** A grounder for `domain`'s predicates, with `objects` typed as in the problems. */
+  constructor(domain: PddlDomain, templates: Templates, objects: ReadonlyMap<string, string>) {
+    this.#types = new Map([...objects].map(([o, t]) => [o, typeName(t)]));
+    this.#arity = Object.fromEntries(
+      Object.entries(domain.predicates).map(([p, params]) => [identifier(p), params.length]),
+    );
+    this.#patterns = Object.entries(domain.predicates).map(([pred, params]) => {
+      const template = (templateFor(templates, pred, params.length) ??
+        [pred, ...params.map(() => "{}")].join(" ")).trim();
+      const body = template.replace(/[.!?]$/, "").split("{}").map(escape).join("(\\S+?)");
+      return {
+        pred,
+        arity: params.length,
+        re: new RegExp(`(?:^|(?<=[.\\n] ))${body}\\.(?= |$|\\n)`, "gm"),
+      };
+    });
+  }
+
+  /** The facts of the first observation (the goal line is skipped). */
+  initial(observation: string): Grounding {
+    const lines = observation.split("\n");
+    const facts = this.#read(lines.filter((l) => !l.startsWith("The goal is")).join("\n"));
+    return { delta: { add: facts.atoms, remove: [], objects: facts.objects } };
+  }
+
+  /** The facts after an action: the observation lists all true facts. */
+  step(facts: FactView, _action: string, observation: string): Grounding {
+    const text = observation.trim();
+    if (text === INVALID_ACTION) return { delta: { add: [], remove: [] }, rejected: text };
+    if (text.startsWith("valid actions are:")) return { delta: { add: [], remove: [] } };
+    const now = this.#read(text.replace(/ The goal is satisfied\.$/, ""));
+    const keys = new Set(now.atoms.map((a) => [a.pred, ...a.args].join(" ")));
+    const remove = Object.keys(this.#arity).flatMap((pred) =>
+      facts.query(pred, new Array(this.#arity[pred]).fill(null))
+    ).filter((a) => !keys.has([a.pred, ...a.args].join(" ")));
+    const add = now.atoms.filter((a) => !facts.has(a));
+    return { delta: { add, remove, objects: now.objects } };
+  }
+
+  #read(text: string) {
+    const atoms: { pred: string; args: string[] }[] = [];
+    const objects: Record<string, string> = {};
+    for (const { pred, arity, re } of this.#patterns) {
+      for (const m of text.matchAll(re)) {
+        const args = m.slice(1, 1 + arity);
+        if (args.some((a) => !this.#types.has(a))) continue;
+        atoms.push({ pred: identifier(pred), args });
+        for (const a of args) objects[a] = this.#types.get(a)!;
+      }
+    }
+    return { atoms, objects };
+  }
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The expert: plans on the simulator's problem and plays the plan. */
+class PddlExpert implements Expert {
+  async solve(env: Environment, task: TaskSpec): Promise<Trace> {
+    if (!(env instanceof PddlEnv)) throw new TypeError("The PDDL expert needs a PddlEnv");
+    const reset = await env.reset(task);
+    const plan = planPddl(env.world!);
+    if (!plan) throw new Error(`No plan found for ${reset.taskId}`);
+    const steps = [];
+    let success = false;
+    for (const g of plan) {
+      const action = actionText(g);
+      const r = await env.step(action);
+      steps.push({ action, observation: r.observation, reward: r.reward, done: r.done });
+      if (r.done) {
+        success = r.reward > 0;
+        break;
+      }
+    }
+    return {
+      format: "skillc/trace@1",
+      env: env.name,
+      task: { id: reset.taskId, ...(reset.taskType ? { type: reset.taskType } : {}) },
+      goal: reset.goal,
+      initial: reset.observation,
+      steps,
+      success,
+      source: "expert",
+    };
+  }
+}
+
+/** The problems of a kit: id and text. */
+export interface PddlProblemText {
+  /** E.g. `gripper/prob01`. */
+  id: string;
+  /** The file's name, for errors. */
+  file: string;
+  text: string;
+}
+
+/**
+ * The kit of a domain and its problems (taken in the order given: the
+ * benchmark's is file-name order).
+ *
+ * @param name The kit's name, e.g. `pddl:gripper`.
+ * @throws {PddlError} When the domain or a problem does not parse.
+ */
+export function pddlKit(
+  name: string,
+  domainText: string,
+  domainFile: string,
+  problems: readonly PddlProblemText[],
+  templates: Templates,
+): EnvironmentKit {
+  const domain = parseDomain(domainText, domainFile);
+  const tasks: PddlTask[] = problems.map((p) => ({
+    id: p.id,
+    world: new PddlWorld(domain, parseProblem(p.text, p.file)),
+  }));
+  const vocabulary = pddlVocabulary(domain);
+  const objects = new Map<string, string>();
+  for (const t of tasks) for (const [o, ty] of t.world.objects) objects.set(o, ty);
+  // Demonstrations: the smallest problems (fewest objects, then file order).
+  const bySize = tasks.map((t, i) => ({ i, size: t.world.objects.size }))
+    .sort((a, b) => a.size - b.size || a.i - b.i).map((x) => x.i);
+  return {
+    name,
+    vocabulary,
+    create: () => new PddlEnv(name, vocabulary, tasks, templates),
+    grounder: () => new PddlGrounder(domain, templates, objects),
+    expert: () => new PddlExpert(),
+    tasks: (options = {}) =>
+      options.split === "train"
+        ? bySize.slice(0, 3).map((i) => ({ id: tasks[i].id }))
+        : tasks.map((t) => ({ id: t.id })),
+    taskList: ({ split, n, ...rest }: TaskListRequest) => {
+      const unknown = Object.keys(rest).filter((k) => rest[k] !== undefined);
+      if (unknown.length > 0) throw new RangeError(`PDDL takes no task selector "${unknown[0]}"`);
+      const ids = split === "train"
+        ? bySize.slice(0, n ?? 3).map((i) => tasks[i].id)
+        : tasks.map((t) => t.id).slice(0, n);
+      return ids.map((id) => ({ id }));
+    },
+    demonstrationTasks: (count = 3) => bySize.slice(0, count).map((i) => ({ id: tasks[i].id })),
+    defaults: { maxActions: 100 },
+    benchmark: {
+      demonstrations: 3,
+      demo: { demonstrations: 3 },
+      demonstrationText: "smallest problems",
+      taskText: "problems in file-name order",
+    },
+  };
+}
+
+/** `check valid actions`, the action that lists what applies (not a domain action). */
+export { CHECK_VALID_ACTIONS };
+export type { Fact };

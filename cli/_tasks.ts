@@ -40,6 +40,15 @@ export function envHelp(column: number): string {
   return lines.map((l, i) => (i === 0 ? head : " ".repeat(column)) + l).join("\n");
 }
 
+/** `f()`, with what it throws (a kit's `RangeError`, say) turned into a usage error. */
+function asUsage<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
+}
+
 /**
  * The kit `--env` names (see `loadEnvironmentKit`).
  *
@@ -60,11 +69,7 @@ export async function kitFromFlag(env: string | undefined): Promise<EnvironmentK
  * @throws {UsageError} When the environment takes no explicit tasks.
  */
 export function taskSpecCheck(kit: EnvironmentKit): TaskSpecCheck {
-  try {
-    return taskSpecCheckOf(kit);
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
+  return asUsage(() => taskSpecCheckOf(kit));
 }
 
 /** Options of {@linkcode taskList}. */
@@ -89,16 +94,23 @@ export function taskList(kit: EnvironmentKit, options: TaskListOptions = {}): Ta
   if (split !== "train" && split !== "unseen") {
     throw new UsageError(`--split must be "train" or "unseen", got "${split}"`);
   }
-  try {
-    return taskListOf(kit, {
+  return asUsage(() =>
+    taskListOf(kit, {
       split,
       ...(options.n !== undefined ? { n: options.n } : {}),
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
       ...(options.depths !== undefined ? { depths: options.depths } : {}),
-    });
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
+    })
+  );
+}
+
+/**
+ * The tasks the expert demonstrates (see `demonstrationTasksOf`).
+ *
+ * @throws {UsageError} When the environment has no expert or no tasks.
+ */
+export function demonstrationTasks(kit: EnvironmentKit, count?: number): TaskSpec[] {
+  return asUsage(() => demonstrationTasksOf(kit, count));
 }
 
 /**
@@ -110,16 +122,17 @@ export function taskList(kit: EnvironmentKit, options: TaskListOptions = {}): Ta
  */
 export async function builtinTraces(
   kit: EnvironmentKit,
-  options: { count?: number; envOptions?: Record<string, unknown> } = {},
+  options: {
+    count?: number;
+    envOptions?: Record<string, unknown>;
+    onProgress?: (done: number, total: number) => void;
+  } = {},
 ): Promise<Trace[]> {
   const local = localKit(kit);
-  let tasks: TaskSpec[];
-  try {
-    tasks = demonstrationTasksOf(local, options.count);
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-  return await generateExpertTraces(local, tasks, { envOptions: options.envOptions ?? {} });
+  return await generateExpertTraces(local, demonstrationTasks(local, options.count), {
+    envOptions: options.envOptions ?? {},
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
 }
 
 /** The JSON object of `--env-options` (empty when not given). */

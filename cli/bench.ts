@@ -9,13 +9,13 @@ import type { Trace } from "../dsl/trace.ts";
 import { readTraces } from "../compiler/trace_io.ts";
 import { environmentKit, environmentNames } from "../environments/registry.ts";
 import type { EnvironmentKit, TaskSpec } from "../runtime/environment.ts";
-import { demonstrationTasksOf, episodeBudgets } from "../runtime/task_lists.ts";
+import { episodeBudgets } from "../runtime/task_lists.ts";
 import type { EvalReport } from "../runtime/evaluate.ts";
 import { intFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
 import { generateExpertTraces } from "../runtime/expert_traces.ts";
 import { gardenKit } from "../examples/garden/kit.ts";
 import { deployKit } from "../examples/deploy/kit.ts";
-import { envHelp, kitFromFlag, SHARED_DATA, taskList } from "./_tasks.ts";
+import { demonstrationTasks, envHelp, kitFromFlag, SHARED_DATA, taskList } from "./_tasks.ts";
 import {
   byTypeTable,
   compareVariants,
@@ -180,11 +180,7 @@ async function benchSetup(kit: EnvironmentKit, request: BenchRequest): Promise<S
         request.trainDepths.join(" and depth-")
       } tasks (seeds from 1, depths in turn)`;
     } else {
-      try {
-        tasks = demonstrationTasksOf(kit, count);
-      } catch (e) {
-        throw new UsageError((e as Error).message);
-      }
+      tasks = demonstrationTasks(kit, count);
       what = b.demonstrationText ?? "demonstration tasks";
     }
     console.error(`${kit.name}: the expert demonstrates ${tasks.length} tasks...`);

@@ -10,11 +10,9 @@ import type { Induction } from "../compiler/induce.ts";
 import { compileTraces, writeCompiledLibrary } from "../compiler/compile.ts";
 import { describeProgram } from "../compiler/task_program.ts";
 import type { TaskTemplate } from "../runtime/task_template.ts";
-import { generateExpertTraces } from "../runtime/expert_traces.ts";
-import { demonstrationTasksOf } from "../runtime/task_lists.ts";
 import { localKit } from "../environments/remote/kit.ts";
 import { intFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
-import { envHelp, kitFromFlag, parseEnvOptions } from "./_tasks.ts";
+import { builtinTraces, envHelp, kitFromFlag, parseEnvOptions } from "./_tasks.ts";
 
 const HELP = `Usage: deno task induce --env <env> --traces <file|dir|builtin> --out <dir> [options]
 
@@ -93,7 +91,7 @@ async function main(): Promise<number> {
 
   progress(`Reading traces from ${flags.traces}...`);
   const traces = flags.traces === "builtin"
-    ? await builtinTraces(kit, flags, progress)
+    ? await builtin(kit, flags, progress)
     : await readTraces(flags.traces, localKit(kit));
   if (traces.length === 0) throw new UsageError(`No traces in ${flags.traces}`);
 
@@ -123,25 +121,18 @@ async function main(): Promise<number> {
   return 0;
 }
 
-async function builtinTraces(
+/** `--traces builtin`: the expert's demonstrations, with `--count` and the environment options. */
+async function builtin(
   kit: EnvironmentKit,
   flags: { count?: string; recipes?: string; "env-options"?: string },
   progress: (line: string) => void,
 ): Promise<Trace[]> {
-  const local = localKit(kit);
-  const count = flags.count === undefined ? undefined : intFlag("count", flags.count, 1);
-  let tasks;
-  try {
-    tasks = demonstrationTasksOf(local, count);
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-  const envOptions = {
-    ...parseEnvOptions(flags["env-options"]),
-    ...(flags.recipes ? { recipes: flags.recipes } : {}),
-  };
-  return await generateExpertTraces(local, tasks, {
-    envOptions,
+  return await builtinTraces(kit, {
+    ...(flags.count !== undefined ? { count: intFlag("count", flags.count, 1) } : {}),
+    envOptions: {
+      ...parseEnvOptions(flags["env-options"]),
+      ...(flags.recipes ? { recipes: flags.recipes } : {}),
+    },
     onProgress: (done, total) => {
       if (done === total || done % 10 === 0) progress(`  generated ${done}/${total} expert traces`);
     },

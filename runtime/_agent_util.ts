@@ -73,9 +73,14 @@ export function rejectedAction(events: readonly RunEvent[]): string | undefined 
   return last?.type === "observe" ? last.action : undefined;
 }
 
+/** The call depth of the run's own skill (its events include those of the skills it called). */
+function ownDepth(events: readonly RunEvent[]): number {
+  return events.find((e) => e.type === "start")?.depth ?? 0;
+}
+
 /** The last rejected action the run's own skill sent (not a skill it called). */
 export function ownRejectedAction(events: readonly RunEvent[]): string | undefined {
-  const depth = events.find((e) => e.type === "start")?.depth ?? 0;
+  const depth = ownDepth(events);
   const last = events.findLast((e) =>
     e.type === "observe" && e.rejected !== undefined && e.depth === depth
   );
@@ -89,7 +94,7 @@ export function ownRejectedAction(events: readonly RunEvent[]): string | undefin
 export function failedInnerCall(
   events: readonly RunEvent[],
 ): SkillCall | undefined {
-  const depth = events.find((e) => e.type === "start")?.depth ?? 0;
+  const depth = ownDepth(events);
   const end = events.findLastIndex((e) =>
     e.type === "end" && e.depth === depth + 1 && e.outcome === "failure"
   );
@@ -107,7 +112,7 @@ function lastRejection(
   object: string,
   vocab: Vocabulary,
 ): Extract<RunEvent, { type: "observe" }> | undefined {
-  const depth = events.find((e) => e.type === "start")?.depth ?? 0;
+  const depth = ownDepth(events);
   const hit = events.findLast((e) =>
     e.type === "observe" && e.rejected !== undefined && e.depth === depth &&
     Object.values(matchAction(vocab, e.action)?.args ?? {}).includes(object)

@@ -139,6 +139,7 @@ export {
   DEFAULT_MAX_ACTIONS,
   demonstrationTasksOf,
   episodeBudgets,
+  rejectSelectors,
   spreadTasks,
   taskListOf,
   taskSpecCheckOf,

@@ -28,6 +28,34 @@ export function spreadTasks<T>(list: readonly T[], n: number): T[] {
 }
 
 /**
+ * Throws when `selectors` (what a task-list request holds beyond the split
+ * and the number of tasks) names one the kit does not know: a kit's
+ * `taskList` calls it with the selectors it did not take.
+ *
+ * @param who The environment, for the message (`TextCraft`).
+ * @param known What it does take, in words (`depths, seed`).
+ * @throws {RangeError} Naming the first unknown selector.
+ *
+ * @example Usage
+ * ```ts
+ * import { rejectSelectors } from "./task_lists.ts";
+ * rejectSelectors("Garden", { seed: undefined }, "seed"); // fine: nothing given
+ * ```
+ */
+export function rejectSelectors(
+  who: string,
+  selectors: Readonly<Record<string, unknown>>,
+  known?: string,
+): void {
+  const unknown = Object.keys(selectors).find((k) => selectors[k] !== undefined);
+  if (unknown !== undefined) {
+    throw new RangeError(
+      `${who} takes no task selector "${unknown}"${known ? ` (${known})` : ""}`,
+    );
+  }
+}
+
+/**
  * The tasks of a split: the kit's `taskList`, or else its `tasks({ split })`
  * spread over `n`.
  *
@@ -50,14 +78,7 @@ export function taskListOf(kit: EnvironmentKit, request: TaskListRequest): TaskS
   if (kit.taskList) return kit.taskList(request);
   if (!kit.tasks) throw new RangeError(`Environment "${kit.name}" has no task lists`);
   const { split, n, ...selectors } = request;
-  const unknown = Object.keys(selectors).filter((k) => selectors[k] !== undefined);
-  if (unknown.length > 0) {
-    throw new RangeError(
-      `Environment "${kit.name}" takes no task selector ${
-        unknown.map((k) => `"${k}"`).join(", ")
-      } (only the split and the number of tasks)`,
-    );
-  }
+  rejectSelectors(`Environment "${kit.name}"`, selectors, "only the split and the number of tasks");
   const all = kit.tasks({ split });
   return n === undefined ? all : spreadTasks(all, n);
 }

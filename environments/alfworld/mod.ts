@@ -16,7 +16,7 @@
  * @module
  */
 import type { EnvironmentKit, TaskListRequest, TaskSpec } from "../../runtime/environment.ts";
-import { spreadTasks } from "../../runtime/task_lists.ts";
+import { rejectSelectors, spreadTasks } from "../../runtime/task_lists.ts";
 import { replayTraces } from "./replay.ts";
 import { parseSceneSpec } from "./scene_spec.ts";
 import { AlfworldEnv, type AlfworldEnvOptions } from "./env.ts";
@@ -130,10 +130,7 @@ export const alfworldKit: EnvironmentKit = {
    */
   taskList(request: TaskListRequest): TaskSpec[] {
     const { split, n, ...rest } = request;
-    const unknown = Object.keys(rest).filter((k) => rest[k] !== undefined);
-    if (unknown.length > 0) {
-      throw new RangeError(`ALFWorld takes no task selector "${unknown[0]}"`);
-    }
+    rejectSelectors("ALFWorld", rest);
     const all = alfworldKit.tasks!({ split });
     return n === undefined ? all : spreadTasks(all, n);
   },

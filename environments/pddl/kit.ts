@@ -26,8 +26,9 @@ import type { FactView } from "../../dsl/facts.ts";
 import { parseDomain, parseProblem, type PddlDomain } from "./parse.ts";
 import { PddlEnv, type PddlTask } from "./env.ts";
 import { planPddl } from "./plan.ts";
-import { CHECK_VALID_ACTIONS, INVALID_ACTION, templateFor, type Templates } from "./text.ts";
-import { actionText, type Fact, PddlWorld } from "./world.ts";
+import { rejectSelectors } from "../../runtime/task_lists.ts";
+import { INVALID_ACTION, templateFor, type Templates } from "./text.ts";
+import { actionText, PddlWorld } from "./world.ts";
 
 /** A vocabulary name for a PDDL name: an identifier. */
 export function identifier(name: string): string {
@@ -199,27 +200,21 @@ export function pddlKit(
   const objects = new Map<string, string>();
   for (const t of tasks) for (const [o, ty] of t.world.objects) objects.set(o, ty);
   // Demonstrations: the smallest problems (fewest objects, then file order).
-  const bySize = tasks.map((t, i) => ({ i, size: t.world.objects.size }))
-    .sort((a, b) => a.size - b.size || a.i - b.i).map((x) => x.i);
+  const all = tasks.map((t) => ({ id: t.id }));
+  const smallest = all.map((t, i) => ({ t, size: tasks[i].world.objects.size }))
+    .sort((a, b) => a.size - b.size).map((x) => x.t);
   return {
     name,
     vocabulary,
     create: () => new PddlEnv(name, vocabulary, tasks, templates),
     grounder: () => new PddlGrounder(domain, templates, objects),
     expert: () => new PddlExpert(),
-    tasks: (options = {}) =>
-      options.split === "train"
-        ? bySize.slice(0, 3).map((i) => ({ id: tasks[i].id }))
-        : tasks.map((t) => ({ id: t.id })),
+    tasks: (options = {}) => options.split === "train" ? smallest.slice(0, 3) : [...all],
     taskList: ({ split, n, ...rest }: TaskListRequest) => {
-      const unknown = Object.keys(rest).filter((k) => rest[k] !== undefined);
-      if (unknown.length > 0) throw new RangeError(`PDDL takes no task selector "${unknown[0]}"`);
-      const ids = split === "train"
-        ? bySize.slice(0, n ?? 3).map((i) => tasks[i].id)
-        : tasks.map((t) => t.id).slice(0, n);
-      return ids.map((id) => ({ id }));
+      rejectSelectors("PDDL", rest);
+      return split === "train" ? smallest.slice(0, n ?? 3) : all.slice(0, n);
     },
-    demonstrationTasks: (count = 3) => bySize.slice(0, count).map((i) => ({ id: tasks[i].id })),
+    demonstrationTasks: (count = 3) => smallest.slice(0, count),
     defaults: { maxActions: 100 },
     benchmark: {
       demonstrations: 3,
@@ -229,7 +224,3 @@ export function pddlKit(
     },
   };
 }
-
-/** `check valid actions`, the action that lists what applies (not a domain action). */
-export { CHECK_VALID_ACTIONS };
-export type { Fact };

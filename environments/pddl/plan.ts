@@ -9,7 +9,14 @@
  *
  * @module
  */
-import { type Fact, type GroundAction, groundAtom, type PddlWorld } from "./world.ts";
+import {
+  actionText,
+  bindingOf,
+  type Fact,
+  type GroundAction,
+  groundAtom,
+  type PddlWorld,
+} from "./world.ts";
 
 /** Options of {@linkcode planPddl}. */
 export interface PlanOptions {
@@ -48,12 +55,12 @@ export function planPddl(
     parent?: NodeT;
     via?: GroundAction;
     h: number;
-    g: number;
+    /** The facts the state's relaxed plan achieves: actions adding one are helpful. */
+    needed: ReadonlySet<Fact>;
   }
-  const start: NodeT = { state: new Set(state), h: 0, g: 0 };
-  const first = heuristic(actions, start.state, goal);
+  const first = heuristic(actions, state, goal);
   if (first.h === Infinity) return undefined;
-  start.h = first.h;
+  const start: NodeT = { state: new Set(state), ...first };
   const seen = new Set([key(start.state)]);
   // Two open lists on h, as in Fast Downward's preferred operators: every
   // successor goes to the first, the ones reached by a helpful action also to
@@ -73,7 +80,6 @@ export function planPddl(
     closed.add(node);
     if (world.satisfied(node.state)) return pathOf(node);
     expanded++;
-    const { helpful } = heuristic(actions, node.state, goal);
     for (const a of actions) {
       if (!a.pre.every((f) => node.state.has(f))) continue;
       const next = new Set(node.state);
@@ -84,9 +90,9 @@ export function planPddl(
       seen.add(k);
       const est = heuristic(actions, next, goal);
       if (est.h === Infinity) continue;
-      const child: NodeT = { state: next, parent: node, via: a.g, h: est.h, g: node.g + 1 };
+      const child: NodeT = { state: next, parent: node, via: a.g, ...est };
       open[0].push(child.h, child);
-      if (helpful.has(a)) open[1].push(child.h, child);
+      if (a.add.some((f) => node.needed.has(f))) open[1].push(child.h, child);
     }
   }
   return undefined;
@@ -105,9 +111,9 @@ function reachableActions(world: PddlWorld, state: ReadonlySet<Fact>): Ground[] 
   for (let changed = true; changed;) {
     changed = false;
     for (const g of world.applicable(relaxed)) {
-      const k = [g.action.name, ...g.args].join(" ");
+      const k = actionText(g);
       if (seen.has(k)) continue;
-      const binding = new Map(g.action.params.map((p, i) => [p.name, g.args[i]]));
+      const binding = bindingOf(g);
       const ground: Ground = {
         g,
         pre: g.action.precondition.filter((l) => !l.negated).map((l) => groundAtom(l, binding)),
@@ -180,15 +186,16 @@ function indexOf(actions: readonly Ground[]): Index {
 }
 
 /**
- * h_FF of a state, and the helpful actions (applicable ones adding a
- * relaxed-plan precondition or goal). h_add is computed by a generalised
- * Dijkstra: an action fires when its last precondition gets a cost.
+ * h_FF of a state, and the facts its relaxed plan achieves (the goals and
+ * the plan's preconditions not yet true): an applicable action adding one
+ * is helpful. h_add is computed by a generalised Dijkstra: an action fires
+ * when its last precondition gets a cost.
  */
 function heuristic(
   actions: readonly Ground[],
   state: ReadonlySet<Fact>,
   goal: readonly Fact[],
-): { h: number; helpful: Set<Ground> } {
+): { h: number; needed: Set<Fact> } {
   const { byPre, free } = indexOf(actions);
   const cost = new Map<Fact, number>();
   const support = new Map<Fact, Ground>();
@@ -222,7 +229,7 @@ function heuristic(
       if (--missing[i] === 0) fire(i);
     }
   }
-  if (goal.some((g) => !cost.has(g))) return { h: Infinity, helpful: new Set() };
+  if (goal.some((g) => !cost.has(g))) return { h: Infinity, needed: new Set() };
   // The relaxed plan: best supporters from the goals back.
   const plan = new Set<Ground>();
   const needed = new Set<Fact>();
@@ -236,11 +243,7 @@ function heuristic(
     plan.add(a);
     for (const p of a.pre) if (!state.has(p)) stack.push(p);
   }
-  const helpful = new Set<Ground>();
-  for (const a of actions) {
-    if (a.pre.every((p) => state.has(p)) && a.add.some((f) => needed.has(f))) helpful.add(a);
-  }
-  return { h: plan.size, helpful };
+  return { h: plan.size, needed };
 }
 
 /** A binary min-heap of values by numeric key. */

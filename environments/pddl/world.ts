@@ -194,7 +194,8 @@ function negativeHold(
   return pre.every((l) => !l.negated || !state.has(groundAtom(l, binding)));
 }
 
-function bindingOf(g: GroundAction): Map<string, string> {
+/** A ground action's binding of its schema's parameters (`?x` -> object). */
+export function bindingOf(g: GroundAction): Map<string, string> {
   return new Map(g.action.params.map((p, i) => [p.name, g.args[i]]));
 }
 

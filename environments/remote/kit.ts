@@ -108,26 +108,12 @@ export function remoteKit(spec: string, local: EnvironmentKit): EnvironmentKit {
   if (local.expert) {
     kit.expert = (options?: Record<string, unknown>): Expert => new MirrorExpert(local, options);
   }
-  if (local.importTranscripts) {
-    const importTranscripts = local.importTranscripts;
-    kit.importTranscripts = (text, source) => importTranscripts.call(local, text, source);
-  }
-  if (local.tasks) {
-    const tasks = local.tasks;
-    kit.tasks = (options) => tasks.call(local, options);
-  }
-  if (local.taskList) {
-    const taskList = local.taskList;
-    kit.taskList = (request) => taskList.call(local, request);
-  }
-  if (local.checkTaskSpec) {
-    const check = local.checkTaskSpec;
-    kit.checkTaskSpec = (value) => check.call(local, value);
-  }
-  if (local.demonstrationTasks) {
-    const demonstrationTasks = local.demonstrationTasks;
-    kit.demonstrationTasks = (count) => demonstrationTasks.call(local, count);
-  }
+  // What the local kit knows of its tasks and transcripts is the same remotely.
+  if (local.importTranscripts) kit.importTranscripts = local.importTranscripts.bind(local);
+  if (local.tasks) kit.tasks = local.tasks.bind(local);
+  if (local.taskList) kit.taskList = local.taskList.bind(local);
+  if (local.checkTaskSpec) kit.checkTaskSpec = local.checkTaskSpec.bind(local);
+  if (local.demonstrationTasks) kit.demonstrationTasks = local.demonstrationTasks.bind(local);
   if (local.defaults) kit.defaults = local.defaults;
   twins.set(kit, local);
   return kit;

@@ -12,6 +12,7 @@ import { TextCraftGrounder } from "./grounder.ts";
 import { TextCraftExpert } from "./expert.ts";
 import { textcraftVocabulary } from "./vocabulary.ts";
 import { TextCraftSpecSchema, textcraftTasks } from "./tasks.ts";
+import { rejectSelectors } from "../../runtime/task_lists.ts";
 import { importTextCraftTranscripts } from "./transcript.ts";
 
 const TasksOptionsSchema = z.object({
@@ -70,10 +71,7 @@ export const textcraftKit: EnvironmentKit = {
    */
   taskList(request: TaskListRequest): TaskSpec[] {
     const { split, n = 200, seed = 1, depths, ...rest } = request;
-    const unknown = Object.keys(rest).filter((k) => rest[k] !== undefined);
-    if (unknown.length > 0) {
-      throw new RangeError(`TextCraft takes no task selector "${unknown[0]}" (depths, seed)`);
-    }
+    rejectSelectors("TextCraft", rest, "depths, seed");
     if (
       depths !== undefined &&
       (!Array.isArray(depths) || depths.length === 0 ||

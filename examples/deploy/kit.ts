@@ -4,7 +4,12 @@
  *
  * @module
  */
-import type { EnvironmentKit, TaskListRequest, TaskSpec } from "../../mod.ts";
+import {
+  type EnvironmentKit,
+  rejectSelectors,
+  type TaskListRequest,
+  type TaskSpec,
+} from "../../mod.ts";
 import { DeployEnv } from "./env.ts";
 import { DeployExpert } from "./expert.ts";
 import { DeployGrounder } from "./grounder.ts";
@@ -46,10 +51,7 @@ export const deployKit: EnvironmentKit = {
   // the tasks the expert demonstrates, the creation options, the budgets and
   // how the benchmark measures the domain.
   taskList({ split, n, seed, ...rest }: TaskListRequest): TaskSpec[] {
-    const unknown = Object.keys(rest).filter((k) => rest[k] !== undefined);
-    if (unknown.length > 0) {
-      throw new RangeError(`Deploy takes no task selector "${unknown[0]}" (only seed)`);
-    }
+    rejectSelectors("Deploy", rest, "only seed");
     return deployTasks({
       split,
       ...(n !== undefined ? { count: n } : {}),

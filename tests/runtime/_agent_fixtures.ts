@@ -8,6 +8,7 @@
  */
 import { readTraces } from "../../compiler/trace_io.ts";
 import { compileTraces } from "../../compiler/compile.ts";
+import type { ActionModel } from "../../runtime/action_model.ts";
 import { alfworldKit } from "../../environments/alfworld/mod.ts";
 import { textcraftKit } from "../../environments/textcraft/kit.ts";
 import type { AgentEvent, AgentResult } from "../../runtime/agent.ts";
@@ -30,11 +31,13 @@ export interface InducedLibrary {
   library: SkillLibrary;
   templates: TaskTemplate[];
   traces: Trace[];
+  /** The action model learned from the same traces (induced libraries only). */
+  actionModel?: ActionModel;
 }
 
 function induce(traces: Trace[], kit: EnvironmentKit): InducedLibrary {
-  const { library, templates } = compileTraces(traces, kit);
-  return { library, templates, traces };
+  const { library, templates, actionModel } = compileTraces(traces, kit);
+  return { library, templates, traces, actionModel };
 }
 
 let demos: Promise<Trace[]> | undefined;
@@ -137,29 +140,33 @@ export async function handWrittenAlfworld(): Promise<InducedLibrary> {
   return { library, templates, traces };
 }
 
-let textcraft: Promise<InducedLibrary> | undefined;
-/** The TextCraft library induced from 30 depth-1 expert traces on the full recipes (cached). */
-export function textcraftLibrary(): Promise<InducedLibrary> {
-  textcraft ??= generateExpertTraces(
-    textcraftKit,
-    textcraftKit.tasks!({ depths: [1], count: 30, seed: 1 }),
-    { envOptions: { recipes: RECIPES } },
-  ).then((t) => induce(t, textcraftKit));
-  return textcraft;
+const textcraftLibraries = new Map<string, Promise<InducedLibrary>>();
+/** The TextCraft library induced from `count` expert traces of one depth on the full recipes (cached). */
+function textcraftFrom(depth: number, count: number): Promise<InducedLibrary> {
+  const key = `${depth}/${count}`;
+  let library = textcraftLibraries.get(key);
+  if (!library) {
+    library = generateExpertTraces(
+      textcraftKit,
+      textcraftKit.tasks!({ depths: [depth], count, seed: 1 }),
+      { envOptions: { recipes: RECIPES } },
+    ).then((t) => induce(t, textcraftKit));
+    textcraftLibraries.set(key, library);
+  }
+  return library;
 }
 
-let deeper: Promise<InducedLibrary> | undefined;
+/** The TextCraft library induced from 30 depth-1 expert traces on the full recipes (cached). */
+export function textcraftLibrary(): Promise<InducedLibrary> {
+  return textcraftFrom(1, 30);
+}
+
 /**
  * The TextCraft library induced from 10 depth-2 expert traces on the full
  * recipes (cached): its craft skill calls itself on craftable ingredients.
  */
 export function textcraftDeeperLibrary(): Promise<InducedLibrary> {
-  deeper ??= generateExpertTraces(
-    textcraftKit,
-    textcraftKit.tasks!({ depths: [2], count: 10, seed: 1 }),
-    { envOptions: { recipes: RECIPES } },
-  ).then((t) => induce(t, textcraftKit));
-  return deeper;
+  return textcraftFrom(2, 10);
 }
 
 /** Drains an agent run. */

@@ -13,7 +13,6 @@ import {
   textcraftDeeperLibrary,
   textcraftLibrary,
 } from "./_agent_fixtures.ts";
-import { learnActionModelFromTraces } from "../../compiler/action_model_from_traces.ts";
 
 Deno.test("goal regression lets depth-1 crafting skills solve depth 2, 3 and 4 tasks", async () => {
   const { library, templates } = await textcraftLibrary();
@@ -290,8 +289,7 @@ Deno.test("the agent reports every action it sends as a transition", async () =>
 });
 
 Deno.test("a failed call inside a skill is achieved on its own, then the caller runs again", async () => {
-  const { library, templates } = await textcraftDeeperLibrary();
-  const model = learnActionModelFromTraces((await textcraftDeeperLibrary()).traces, textcraftKit);
+  const { library, templates, actionModel: model } = await textcraftDeeperLibrary();
   let innerFirst = 0;
   let solved = 0;
   // Granite wall: the granite crafted in a loop needs diorite, whose recipe uses
@@ -325,14 +323,14 @@ Deno.test("a failed call inside a skill is achieved on its own, then the caller 
 });
 
 Deno.test("a skill whose later step used up what an earlier one provided runs again", async () => {
-  const { library, templates, traces } = await textcraftDeeperLibrary();
+  const { library, templates, actionModel } = await textcraftDeeperLibrary();
   // Crossbow: the tripwire hook crafted after the iron ingot uses that ingot up.
   const { events, result } = await drainAgent(runAgent({
     env: textcraftKit.create({ recipes: RECIPES }),
     kit: textcraftKit,
     library,
     templates,
-    actionModel: learnActionModelFromTraces(traces, textcraftKit),
+    actionModel,
     task: { seed: 29, options: { depth: 3 } },
     maxActions: 100,
   }));

@@ -150,7 +150,8 @@ export const VocabularySchema: z.ZodType<Vocabulary, VocabularyInput> = z.object
   for (const message of vocabularyProblems(vocab)) ctx.addIssue({ code: "custom", message });
 });
 
-const RESERVED_NAMES: ReadonlySet<string> = new Set([...KEYWORDS, ...BUILTIN_CALLS]);
+/** Names a vocabulary entry cannot take: the expression language's keywords and built-ins. */
+export const RESERVED_NAMES: ReadonlySet<string> = new Set([...KEYWORDS, ...BUILTIN_CALLS]);
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**

@@ -12,7 +12,6 @@
  * @module
  */
 import type { Trace } from "../../dsl/trace.ts";
-import type { Vocabulary } from "../../dsl/vocabulary.ts";
 import type {
   Environment,
   EnvironmentKit,
@@ -25,63 +24,29 @@ import type {
 import type { FactView } from "../../dsl/facts.ts";
 import { parseDomain, parseProblem, type PddlDomain } from "./parse.ts";
 import { PddlEnv, type PddlTask } from "./env.ts";
-import { planPddl } from "./plan.ts";
+import { planPddl, serialPlan } from "./plan.ts";
 import { rejectSelectors } from "../../runtime/task_lists.ts";
-import { INVALID_ACTION, templateFor, type Templates } from "./text.ts";
+import { GOAL_LINE, INVALID_ACTION, templateFor, type Templates } from "./text.ts";
 import { actionText, PddlWorld } from "./world.ts";
-
-/** A vocabulary name for a PDDL name: an identifier. */
-export function identifier(name: string): string {
-  const id = name.replace(/[^A-Za-z0-9_]/g, "_");
-  return /^[A-Za-z_]/.test(id) ? id : `_${id}`;
-}
-
-/** The vocabulary type of a PDDL type. */
-function typeName(type: string): string {
-  return type === "object" ? "Obj" : identifier(type);
-}
-
-/** The vocabulary of a domain (see the module doc). */
-export function pddlVocabulary(domain: PddlDomain): Vocabulary {
-  const types: Vocabulary["types"] = { Obj: { kind: "object", doc: "Any PDDL object." } };
-  for (const [t, parent] of Object.entries(domain.types)) {
-    types[typeName(t)] = { kind: "object", parent: typeName(parent), doc: `PDDL type ${t}.` };
-  }
-  const predicates: Vocabulary["predicates"] = {};
-  for (const [p, params] of Object.entries(domain.predicates)) {
-    predicates[identifier(p)] = {
-      params: params.map((x) => typeName(x.type)),
-      doc: `PDDL predicate ${p}.`,
-    };
-  }
-  const actions: Vocabulary["actions"] = {};
-  for (const a of domain.actions) {
-    const params = a.params.map((p) => ({
-      name: identifier(p.name.slice(1)),
-      type: typeName(p.type),
-    }));
-    actions[identifier(a.name)] = {
-      template: [a.name, ...params.map((p) => `{${p.name}}`)].join(" "),
-      params,
-      doc: `PDDL action ${a.name}.`,
-    };
-  }
-  return { name: identifier(domain.name), types, predicates, functions: {}, actions };
-}
+import { GOAL_PREFIX, identifier, pddlTyping, pddlVocabulary } from "./vocabulary.ts";
 
 /**
  * Reads the sentences of an observation back into facts: each predicate's
  * template becomes a pattern (`{}` an object name), a predicate without one
- * is read as `name arg1 arg2.`.
+ * is read as `name arg1 arg2.`. The goal line's conditions become
+ * `goal_<p>` facts.
  */
 export class PddlGrounder implements Grounder {
-  readonly #patterns: { pred: string; arity: number; re: RegExp }[];
-  readonly #types: Map<string, string>;
+  readonly #patterns: { pred: string; arity: number; re: RegExp; whole: RegExp }[];
+  readonly #types: ReadonlyMap<string, string>;
   readonly #arity: Record<string, number>;
 
-  /** A grounder for `domain`'s predicates, with `objects` typed as in the problems. */
+  /**
+   * A grounder for `domain`'s predicates, with `objects` mapped to their
+   * vocabulary types (see {@linkcode pddlTyping}).
+   */
   constructor(domain: PddlDomain, templates: Templates, objects: ReadonlyMap<string, string>) {
-    this.#types = new Map([...objects].map(([o, t]) => [o, typeName(t)]));
+    this.#types = objects;
     this.#arity = Object.fromEntries(
       Object.entries(domain.predicates).map(([p, params]) => [identifier(p), params.length]),
     );
@@ -93,15 +58,18 @@ export class PddlGrounder implements Grounder {
         pred,
         arity: params.length,
         re: new RegExp(`(?:^|(?<=[.\\n] ))${body}\\.(?= |$|\\n)`, "gm"),
+        whole: new RegExp(`^${body}\\.?$`),
       };
     });
   }
 
-  /** The facts of the first observation (the goal line is skipped). */
+  /** The facts of the first observation, and the goal line's conditions as `goal_<p>` facts. */
   initial(observation: string): Grounding {
     const lines = observation.split("\n");
-    const facts = this.#read(lines.filter((l) => !l.startsWith("The goal is")).join("\n"));
-    return { delta: { add: facts.atoms, remove: [], objects: facts.objects } };
+    const facts = this.#read(lines.filter((l) => !l.startsWith(GOAL_LINE)).join("\n"));
+    const goalLine = lines.find((l) => l.startsWith(GOAL_LINE));
+    const goal = goalLine === undefined ? [] : this.#readGoal(goalLine.slice(GOAL_LINE.length));
+    return { delta: { add: [...facts.atoms, ...goal], remove: [], objects: facts.objects } };
   }
 
   /** The facts after an action: the observation lists all true facts. */
@@ -131,6 +99,20 @@ export class PddlGrounder implements Grounder {
     }
     return { atoms, objects };
   }
+
+  /** The goal's conditions: sentences joined by `, `. */
+  #readGoal(text: string) {
+    const atoms: { pred: string; args: string[] }[] = [];
+    for (const sentence of text.split(/(?<=[.!?]),\s*/)) {
+      for (const { pred, arity, whole } of this.#patterns) {
+        const m = sentence.trim().match(whole);
+        if (!m || m.slice(1, 1 + arity).some((a) => !this.#types.has(a))) continue;
+        atoms.push({ pred: `${GOAL_PREFIX}${identifier(pred)}`, args: m.slice(1, 1 + arity) });
+        break;
+      }
+    }
+    return atoms;
+  }
 }
 
 function escape(s: string): string {
@@ -142,7 +124,7 @@ class PddlExpert implements Expert {
   async solve(env: Environment, task: TaskSpec): Promise<Trace> {
     if (!(env instanceof PddlEnv)) throw new TypeError("The PDDL expert needs a PddlEnv");
     const reset = await env.reset(task);
-    const plan = planPddl(env.world!);
+    const plan = serialPlan(env.world!) ?? planPddl(env.world!);
     if (!plan) throw new Error(`No plan found for ${reset.taskId}`);
     const steps = [];
     let success = false;
@@ -196,9 +178,8 @@ export function pddlKit(
     id: p.id,
     world: new PddlWorld(domain, parseProblem(p.text, p.file)),
   }));
-  const vocabulary = pddlVocabulary(domain);
-  const objects = new Map<string, string>();
-  for (const t of tasks) for (const [o, ty] of t.world.objects) objects.set(o, ty);
+  const typing = pddlTyping(domain, tasks.map((t) => t.world.problem));
+  const vocabulary = pddlVocabulary(domain, tasks.map((t) => t.world.problem), typing);
   // Demonstrations: the smallest problems (fewest objects, then file order).
   const all = tasks.map((t) => ({ id: t.id }));
   const smallest = all.map((t, i) => ({ t, size: tasks[i].world.objects.size }))
@@ -207,7 +188,7 @@ export function pddlKit(
     name,
     vocabulary,
     create: () => new PddlEnv(name, vocabulary, tasks, templates),
-    grounder: () => new PddlGrounder(domain, templates, objects),
+    grounder: () => new PddlGrounder(domain, templates, typing.objects),
     expert: () => new PddlExpert(),
     tasks: (options = {}) => options.split === "train" ? smallest.slice(0, 3) : [...all],
     taskList: ({ split, n, ...rest }: TaskListRequest) => {

@@ -22,6 +22,8 @@ import {
 export interface PlanOptions {
   /** Most states expanded before giving up. @default 200000 */
   maxExpansions?: number;
+  /** Facts to reach instead of the world's goal. */
+  goal?: readonly Fact[];
 }
 
 interface Ground {
@@ -47,7 +49,10 @@ export function planPddl(
   options: PlanOptions = {},
 ): GroundAction[] | undefined {
   const actions = reachableActions(world, state);
-  const goal = world.goal().filter((g) => !g.negated).map((g) => g.fact);
+  const goal = options.goal ?? world.goal().filter((g) => !g.negated).map((g) => g.fact);
+  const satisfied = options.goal
+    ? (s: ReadonlySet<Fact>) => goal.every((f) => s.has(f))
+    : (s: ReadonlySet<Fact>) => world.satisfied(s);
   const maxExpansions = options.maxExpansions ?? 200000;
   const key = (s: ReadonlySet<Fact>) => [...s].sort().join("|");
   interface NodeT {
@@ -78,7 +83,7 @@ export function planPddl(
     const node = open[which].pop()!;
     if (closed.has(node)) continue;
     closed.add(node);
-    if (world.satisfied(node.state)) return pathOf(node);
+    if (satisfied(node.state)) return pathOf(node);
     expanded++;
     for (const a of actions) {
       if (!a.pre.every((f) => node.state.has(f))) continue;
@@ -102,6 +107,56 @@ export function planPddl(
     for (let m: NodeT | undefined = n; m?.via; m = m.parent) out.unshift(m.via);
     return out;
   }
+}
+
+/**
+ * A plan that reaches the goal's conditions one at a time, keeping those
+ * already reached: the way a person demonstrates a task, and what makes
+ * each condition's steps a segment of their own for induction. The next
+ * condition is the one with the shortest plan among those the rest of the
+ * goal can then be reached without undoing (a one-step look-ahead that
+ * builds towers from the bottom); `undefined` when some condition cannot
+ * be reached this way.
+ *
+ * @example Usage
+ * ```ts ignore
+ * const plan = serialPlan(world);
+ * ```
+ */
+export function serialPlan(
+  world: PddlWorld,
+  options: Omit<PlanOptions, "goal"> = {},
+): GroundAction[] | undefined {
+  const goal = world.goal().filter((g) => !g.negated).map((g) => g.fact);
+  let state: ReadonlySet<Fact> = world.initial();
+  const done = goal.filter((f) => state.has(f));
+  let remaining = goal.filter((f) => !state.has(f));
+  const plan: GroundAction[] = [];
+  const run = (steps: readonly GroundAction[], from: ReadonlySet<Fact>) =>
+    steps.reduce((s, g) => world.apply(g, s), from);
+  while (remaining.length > 0) {
+    const candidates = remaining.flatMap((fact) => {
+      const steps = planPddl(world, state, { ...options, goal: [...done, fact] });
+      return steps ? [{ fact, steps, after: run(steps, state) }] : [];
+    }).sort((a, b) => a.steps.length - b.steps.length);
+    if (candidates.length === 0) return undefined;
+    const keeps = (c: typeof candidates[number]) => {
+      const rest = planPddl(world, c.after, { ...options, goal });
+      if (!rest) return false;
+      let s = c.after;
+      for (const g of rest) {
+        s = world.apply(g, s);
+        if (!s.has(c.fact)) return false;
+      }
+      return true;
+    };
+    const next = candidates.find(keeps) ?? candidates[0];
+    plan.push(...next.steps);
+    state = next.after;
+    for (const f of remaining) if (state.has(f)) done.push(f);
+    remaining = remaining.filter((f) => !state.has(f));
+  }
+  return plan;
 }
 
 /** Every ground action reachable from `state` when deletes are ignored. */

@@ -49,11 +49,12 @@ export function stateText(state: Iterable<Fact>, templates: Templates): string {
   return [...state].map((f) => factSentence(f, templates)).sort().join(" ");
 }
 
+/** The start of the goal line. */
+export const GOAL_LINE = "The goal is to satisfy the following conditions: ";
+
 /** The goal line: `The goal is to satisfy the following conditions: <sentence>, <sentence>`. */
 export function goalText(goal: readonly Fact[], templates: Templates): string {
-  return `The goal is to satisfy the following conditions: ${
-    goal.map((f) => factSentence(f, templates)).join(", ")
-  }`;
+  return `${GOAL_LINE}${goal.map((f) => factSentence(f, templates)).join(", ")}`;
 }
 
 /** The reply to `check valid actions`. */

@@ -155,6 +155,22 @@ Deno.test("pddl:<domain> is an environment with no code of its own: vocabulary, 
   assert.equal(kit.name, "pddl:gripper");
   assert.equal(kit.vocabulary.actions.pick.template, "pick {obj} {room} {gripper}");
   assert.deepEqual(kit.vocabulary.predicates.at_robby.params, ["Obj"]);
+  // The untyped domain's static unary predicates type its objects and actions.
+  assert.deepEqual(kit.vocabulary.actions.pick.params.map((p) => p.type), [
+    "Ball",
+    "Room",
+    "Gripper",
+  ]);
+  assert.equal(kit.vocabulary.types.Ball.kind, "object");
+  // The goal's conditions are facts, and reaching one ends a subgoal.
+  assert.deepEqual(kit.vocabulary.predicates.goal_at.params, ["Obj", "Obj"]);
+  assert.deepEqual(kit.vocabulary.landmarks, [{
+    pred: "at",
+    on: "add",
+    when: "goal_at(a0, a1)",
+    skill: "achieve_at",
+    doc: "Makes at hold as the goal asks.",
+  }]);
   const traces = await generateExpertTraces(kit, kit.demonstrationTasks!(2));
   assert.ok(traces.every((t) => t.success));
   // The grounder reads every observation back into the simulator's state.
@@ -167,9 +183,15 @@ Deno.test("pddl:<domain> is an environment with no code of its own: vocabulary, 
       await env.step(step.action);
       const simulator = [...env.state].map((f) => f.replace(/^(\S+)/, (p) => p.replace(/-/g, "_")))
         .sort();
-      const facts = grounded.states[i + 1].atoms().map((a) => [a.pred, ...a.args].join(" ")).sort();
+      const facts = grounded.states[i + 1].atoms().filter((a) => !a.pred.startsWith("goal_"))
+        .map((a) => [a.pred, ...a.args].join(" ")).sort();
       assert.deepEqual(facts, simulator, `${trace.task.id} step ${i + 1}`);
     }
+    const goal = grounded.states[0].query("goal_at", [null, null]).map((a) => a.args.join(" "));
+    assert.deepEqual(
+      goal.sort(),
+      env.world!.goal().map((g) => g.fact.replace(/^at /, "")).sort(),
+    );
   }
 });
 

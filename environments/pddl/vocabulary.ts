@@ -1,0 +1,230 @@
+/**
+ * The vocabulary generated from a PDDL domain and its problems:
+ *
+ * - **Types.** PDDL types become object types (`object` becomes `Obj`).
+ *   An untyped domain usually types its objects with static unary
+ *   predicates (`(ball ?b)`, `(room ?r)`): a unary predicate no action
+ *   changes that gives each object at most one such kind, the same in every
+ *   problem, becomes a type too (`Ball`, a subtype of the object's PDDL
+ *   type), and an action parameter such a predicate constrains gets that
+ *   type.
+ *   Each domain constant (an object of every problem: the pump) gets a
+ *   type of its own.
+ * - **Predicates** keep their arity; **actions** are written `name arg...`.
+ * - **Goal facts.** Every predicate some goal uses gets a twin `goal_<p>`
+ *   that holds of the goal's atoms (the grounder reads it off the goal
+ *   line), and a landmark: the step that makes `p` true where the goal asks
+ *   for it ends a subgoal, so induced skills achieve one goal condition and
+ *   task programs iterate over the goal's conditions.
+ *
+ * @module
+ */
+import { type LandmarkDecl, RESERVED_NAMES, type Vocabulary } from "../../dsl/vocabulary.ts";
+import type { PddlDomain, PddlProblem } from "./parse.ts";
+
+/**
+ * A vocabulary name for a PDDL name: an identifier that is no keyword of
+ * the expression language (`on-table` -> `on_table`, `in` -> `in_`).
+ */
+export function identifier(name: string): string {
+  const id = name.replace(/[^A-Za-z0-9_]/g, "_");
+  const safe = /^[A-Za-z_]/.test(id) ? id : `_${id}`;
+  return RESERVED_NAMES.has(safe) ? `${safe}_` : safe;
+}
+
+/** The vocabulary type of a PDDL type. */
+export function typeName(type: string): string {
+  return type === "object" ? "Obj" : identifier(type);
+}
+
+/** The prefix of goal predicates: `goal_on(b1, b2)` holds when the goal asks for `on b1 b2`. */
+export const GOAL_PREFIX = "goal_";
+
+/** How a domain's objects are typed in its vocabulary. */
+export interface PddlTyping {
+  /** Vocabulary type of each object of every problem (and the domain's constants). */
+  objects: Map<string, string>;
+  /** Static unary predicates used as types, with the type each names. */
+  kinds: Map<string, string>;
+  /** The type of each domain constant (its own), with its parent type. */
+  constants: Map<string, string>;
+}
+
+/**
+ * The typing of a domain's objects: declared PDDL types, refined by the
+ * static unary predicates that act as kinds (see the module doc).
+ */
+export function pddlTyping(domain: PddlDomain, problems: readonly PddlProblem[]): PddlTyping {
+  const changed = new Set(domain.actions.flatMap((a) => [...a.add, ...a.del].map((x) => x.pred)));
+  const candidates = Object.entries(domain.predicates)
+    .filter(([p, params]) => params.length === 1 && !changed.has(p)).map(([p]) => p);
+  const declared = new Map<string, string>();
+  for (const o of domain.constants) declared.set(o.name, o.type);
+  for (const p of problems) for (const o of p.objects) declared.set(o.name, o.type);
+  // An object's kinds in each problem; a candidate is a kind when no object
+  // has two and every problem agrees on each object's.
+  const kindOf = new Map<string, string>();
+  const rejected = new Set<string>();
+  for (const p of problems) {
+    const here = new Map<string, string[]>();
+    for (const a of p.init) {
+      if (!candidates.includes(a.pred)) continue;
+      here.set(a.args[0], [...here.get(a.args[0]) ?? [], a.pred]);
+    }
+    for (const [o, kinds] of here) {
+      if (kinds.length > 1) kinds.forEach((k) => rejected.add(k));
+      const before = kindOf.get(o);
+      if (before !== undefined && before !== kinds[0]) {
+        [before, kinds[0]].forEach((k) => rejected.add(k));
+      }
+      kindOf.set(o, kinds[0]);
+    }
+  }
+  const taken = new Set([...Object.keys(domain.types), "object"].map(typeName));
+  const kinds = new Map<string, string>();
+  for (const pred of candidates) {
+    if (rejected.has(pred) || ![...kindOf.values()].includes(pred)) continue;
+    let name = identifier(pred).replace(/^./, (c) => c.toUpperCase());
+    while (taken.has(name)) name = `${name}_kind`;
+    taken.add(name);
+    kinds.set(pred, name);
+  }
+  const objects = new Map<string, string>();
+  for (const [o, type] of declared) {
+    const kind = kindOf.get(o);
+    objects.set(o, kind !== undefined && kinds.has(kind) ? kinds.get(kind)! : typeName(type));
+  }
+  // A constant is the same object in every problem (the pump, the jack):
+  // its own type lets a skill choose it by role rather than by name.
+  const constants = new Map<string, string>();
+  for (const c of domain.constants) {
+    let name = identifier(c.name).replace(/^./, (ch) => ch.toUpperCase());
+    while (taken.has(name)) name = `${name}_const`;
+    taken.add(name);
+    constants.set(name, objects.get(c.name)!);
+    objects.set(c.name, name);
+  }
+  return { objects, kinds, constants };
+}
+
+/**
+ * The type each predicate argument really takes, keyed `<pred>/<index>`:
+ * the declared type when every action passes one of it, else the nearest
+ * common ancestor of the types the actions pass (a domain may declare
+ * `(in ?x - container ?y - obj)` and use `(in ?obj ?container)`).
+ */
+function usedTypes(domain: PddlDomain): Map<string, string> {
+  const ancestors = (t: string) => {
+    const out = [t];
+    for (let x = domain.types[t]; x !== undefined && !out.includes(x); x = domain.types[x]) {
+      out.push(x);
+    }
+    return out.includes("object") ? out : [...out, "object"];
+  };
+  const uses = new Map<string, string[]>();
+  for (const a of domain.actions) {
+    const typeOf = new Map(a.params.map((p) => [p.name, p.type]));
+    for (const atom of [...a.precondition, ...a.add, ...a.del]) {
+      atom.args.forEach((arg, i) => {
+        const t = typeOf.get(arg) ?? domain.constants.find((c) => c.name === arg)?.type;
+        if (t !== undefined) {
+          uses.set(`${atom.pred}/${i}`, [...uses.get(`${atom.pred}/${i}`) ?? [], t]);
+        }
+      });
+    }
+  }
+  const out = new Map<string, string>();
+  for (const [p, params] of Object.entries(domain.predicates)) {
+    params.forEach((x, i) => {
+      const types = uses.get(`${p}/${i}`) ?? [];
+      if (types.every((t) => ancestors(t).includes(x.type))) return;
+      const common = ancestors(types[0]).find((c) => types.every((t) => ancestors(t).includes(c)));
+      out.set(`${p}/${i}`, common ?? "object");
+    });
+  }
+  return out;
+}
+
+/** The vocabulary of a domain and its problems (see the module doc). */
+export function pddlVocabulary(
+  domain: PddlDomain,
+  problems: readonly PddlProblem[] = [],
+  typing: PddlTyping = pddlTyping(domain, problems),
+): Vocabulary {
+  const types: Vocabulary["types"] = { Obj: { kind: "object", doc: "Any PDDL object." } };
+  for (const [t, parent] of Object.entries(domain.types)) {
+    types[typeName(t)] = { kind: "object", parent: typeName(parent), doc: `PDDL type ${t}.` };
+  }
+  const declaredOf = new Map<string, string>();
+  for (const o of domain.constants) declaredOf.set(o.name, o.type);
+  for (const p of problems) for (const o of p.objects) declaredOf.set(o.name, o.type);
+  for (const [pred, type] of typing.kinds) {
+    const parents = new Set(
+      [...typing.objects].filter(([, t]) => t === type).map(([o]) => declaredOf.get(o)!),
+    );
+    const parent = parents.size === 1 ? typeName([...parents][0]) : "Obj";
+    types[type] = { kind: "object", parent, doc: `Objects ${pred} holds of.` };
+  }
+  for (const [type, parent] of typing.constants) {
+    types[type] = { kind: "object", parent, doc: "A constant of the domain." };
+  }
+  const predicates: Vocabulary["predicates"] = {};
+  const used = usedTypes(domain);
+  for (const [p, params] of Object.entries(domain.predicates)) {
+    const types = params.map((x, i) => typeName(used.get(`${p}/${i}`) ?? x.type));
+    const declared = params.map((x) => typeName(x.type));
+    predicates[identifier(p)] = {
+      params: types,
+      doc: `PDDL predicate ${p}.${
+        types.join() === declared.join()
+          ? ""
+          : ` Declared (${declared.join(", ")}); the actions use it with (${types.join(", ")}).`
+      }`,
+    };
+  }
+  const actions: Vocabulary["actions"] = {};
+  for (const a of domain.actions) {
+    const params = a.params.map((p) => {
+      const kind = a.precondition.find((l) =>
+        !l.negated && l.args.length === 1 && l.args[0] === p.name && typing.kinds.has(l.pred)
+      );
+      return {
+        name: identifier(p.name.slice(1)),
+        type: kind ? typing.kinds.get(kind.pred)! : typeName(p.type),
+      };
+    });
+    actions[identifier(a.name)] = {
+      template: [a.name, ...params.map((p) => `{${p.name}}`)].join(" "),
+      params,
+      doc: `PDDL action ${a.name}.`,
+    };
+  }
+  const landmarks: LandmarkDecl[] = [];
+  const goalPreds = new Set(
+    problems.flatMap((p) => p.goal.filter((l) => !l.negated)).map((l) => l.pred),
+  );
+  for (const p of Object.keys(domain.predicates).filter((p) => goalPreds.has(p))) {
+    const id = identifier(p);
+    const goal = `${GOAL_PREFIX}${id}`;
+    predicates[goal] = {
+      params: predicates[id].params,
+      doc: `The goal asks for ${p}.`,
+    };
+    const args = predicates[id].params.map((_, i) => `a${i}`).join(", ");
+    landmarks.push({
+      pred: id,
+      on: "add",
+      when: `${goal}(${args})`,
+      skill: `achieve_${id}`,
+      doc: `Makes ${p} hold as the goal asks.`,
+    });
+  }
+  return {
+    name: identifier(domain.name),
+    types,
+    predicates,
+    functions: {},
+    actions,
+    ...(landmarks.length > 0 ? { landmarks } : {}),
+  };
+}

@@ -160,9 +160,11 @@ export function percent(x: number): string {
  * ```
  */
 export function comparisonTable(reports: readonly EvalReport[]): string {
+  const progress = reports.some((r) => r.progress_rate !== null);
   const rows = [[
     "variant",
     "success",
+    ...(progress ? ["progress"] : []),
     "avg steps",
     "invalid",
     "steps/skill",
@@ -175,6 +177,7 @@ export function comparisonTable(reports: readonly EvalReport[]): string {
     rows.push([
       r.variant,
       `${percent(r.success_rate)} (${successes}/${r.tasks})`,
+      ...(progress ? [r.progress_rate === null ? "-" : percent(r.progress_rate)] : []),
       r.avg_steps.toFixed(1),
       percent(r.invalid_action_rate),
       r.steps_per_skill === null ? "-" : r.steps_per_skill.toFixed(1),
@@ -183,7 +186,7 @@ export function comparisonTable(reports: readonly EvalReport[]): string {
       r.seconds.toFixed(1),
     ]);
   }
-  return markdownTable(rows, [false, true, true, true, true, true, true, true]);
+  return markdownTable(rows, [false, ...rows[0].slice(1).map(() => true)]);
 }
 
 /** Success rate per task type (rows) and variant (columns), as a markdown table. */

@@ -43,6 +43,8 @@ template, goal regression, skills run by the interpreter), and reports:
   avg steps        environment actions per episode
   invalid actions  actions the environment rejected / actions sent
   steps per skill  environment actions per skill call
+  progress rate    when the environment reports one (PDDL): the best share
+                   of the goal's conditions that held, averaged
   LLM calls        calls to a language model (none: every role is symbolic)
   seconds          wall time
 
@@ -80,7 +82,8 @@ ${envHelp(22)}
   --max-skill-calls <n>  skill calls per episode (default: as many as actions)
   --json              print one JSON object: env, variant, tasks, success_rate,
                       avg_steps, invalid_action_rate, steps_per_skill,
-                      llm_calls, seconds, by_type, node_steps, skill_calls,
+                      progress_rate (null unless the environment reports
+                      one, e.g. PDDL's share of goal conditions), llm_calls, seconds, by_type, node_steps, skill_calls,
                       errors (rates are fractions)
   --episodes          with --json: add every episode's record
   -h, --help          show this help
@@ -236,7 +239,9 @@ function printReport(
     if (r.errors.length > 10) console.log(`  (and ${r.errors.length - 10} more)`);
   }
   console.log(
-    `\nSuccess ${percent(r.success_rate)}, ${r.avg_steps.toFixed(1)} steps per episode, ${
+    `\nSuccess ${percent(r.success_rate)}${
+      r.progress_rate === null ? "" : `, progress rate ${percent(r.progress_rate)}`
+    }, ${r.avg_steps.toFixed(1)} steps per episode, ${
       percent(r.invalid_action_rate)
     } invalid actions, ${r.llm_calls} LLM calls, ${r.seconds.toFixed(1)} s`,
   );

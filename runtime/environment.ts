@@ -53,6 +53,12 @@ export interface Environment {
   step(action: string): Promise<StepResult>;
   /** The actions currently possible, when the environment can list them. */
   admissibleActions?(): Promise<string[]>;
+  /**
+   * How far the episode got, when the environment can tell short of
+   * success: the best share of the goal reached so far, 0 to 1 (e.g. the
+   * goal conditions that held). Evaluations report its mean beside success.
+   */
+  readonly progressRate?: number;
   /** Releases resources. */
   close?(): Promise<void>;
 }

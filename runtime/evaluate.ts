@@ -71,6 +71,8 @@ export interface EpisodeRecord
   stop?: string;
   /** Set when the environment or the runner failed: the error message. */
   error?: string;
+  /** The environment's progress rate at the end, when it reports one. */
+  progress?: number;
 }
 
 /** Metrics of one task type. */
@@ -104,6 +106,11 @@ export interface EvalReport {
   invalid_action_rate: number;
   /** Environment actions per skill call; `null` when no skill was called. */
   steps_per_skill: number | null;
+  /**
+   * Mean progress rate over the episodes whose environment reports one
+   * (the best share of the goal reached); `null` when none does.
+   */
+  progress_rate: number | null;
   /** Calls to a language model, in total. */
   llm_calls: number;
   /** Wall time of the whole evaluation, in seconds. */
@@ -196,6 +203,7 @@ async function runEpisode(
   let tracked: TrackedEnvironment | undefined;
   let outcome: EpisodeOutcome | undefined;
   let error: string | undefined;
+  let progress: number | undefined;
   try {
     env = options.createEnv();
     if (!options.runner.rawEnvironment) env = tracked = new TrackedEnvironment(env);
@@ -203,6 +211,7 @@ async function runEpisode(
   } catch (e) {
     error = e instanceof Error ? e.message : String(e);
   } finally {
+    progress = env?.progressRate;
     try {
       await env?.close?.();
     } catch (e) {
@@ -217,6 +226,7 @@ async function runEpisode(
     task: outcome?.taskId ?? reset?.taskId ?? label,
     type: outcome?.taskType ?? reset?.taskType ?? "task",
     seconds: (now() - t0) / 1000,
+    ...(typeof progress === "number" && Number.isFinite(progress) ? { progress } : {}),
   };
   if (error !== undefined || outcome === undefined) {
     return {
@@ -270,6 +280,7 @@ export function summarize(
     rs.reduce((a, r) => a + f(r), 0);
   const actions = sum((r) => r.actions);
   const skillCalls = sum((r) => r.skillCalls);
+  const withProgress = records.filter((r) => r.progress !== undefined);
   const byType: Record<string, TypeMetrics> = {};
   const types = [...new Set(records.map((r) => r.type))];
   for (const type of types) {
@@ -292,6 +303,9 @@ export function summarize(
     // Primitive actions of skill runs per call: recovery actions ride along, as they replace
     // the skill's own.
     steps_per_skill: skillCalls > 0 ? actions / skillCalls : null,
+    progress_rate: withProgress.length > 0
+      ? sum((r) => r.progress!, withProgress) / withProgress.length
+      : null,
     llm_calls: sum((r) => r.llmCalls),
     seconds: info.seconds,
     by_type: byType,
@@ -327,6 +341,10 @@ export class TrackedEnvironment implements Environment {
   constructor(inner: Environment) {
     this.#inner = inner;
     if (inner.admissibleActions) this.admissibleActions = () => inner.admissibleActions!();
+  }
+  /** The wrapped environment's progress rate, when it reports one. */
+  get progressRate(): number | undefined {
+    return this.#inner.progressRate;
   }
   /** The wrapped environment's name. */
   get name(): string {

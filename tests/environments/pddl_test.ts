@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { parseDomain, parseProblem, PddlError } from "../../environments/pddl/parse.ts";
 import { actionText, PddlWorld } from "../../environments/pddl/world.ts";
-import { planPddl } from "../../environments/pddl/plan.ts";
+import { planPddl, serialPlan } from "../../environments/pddl/plan.ts";
+import { pddlTyping, pddlVocabulary } from "../../environments/pddl/vocabulary.ts";
+import { vocabularyProblems } from "../../dsl/vocabulary.ts";
+import { compileTraces } from "../../compiler/compile.ts";
+import { evaluate } from "../../runtime/evaluate.ts";
+import { agentRunner } from "../../runtime/eval_runners.ts";
 import { PddlEnv } from "../../environments/pddl/env.ts";
 import { INVALID_ACTION, parseTemplates } from "../../environments/pddl/text.ts";
 import { loadEnvironmentKit } from "../../environments/registry.ts";
@@ -229,4 +234,82 @@ Deno.test("a STRIPS domain nobody prepared works from its files alone", async ()
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("the vocabulary types objects by their static kinds and constants, as the actions use them", () => {
+  // A shed: untyped objects with kinds (tool, box), a constant (the ladder),
+  // a predicate named like a keyword (`in`) and declared with its arguments
+  // the other way round from how the actions use it.
+  const domain = parseDomain(
+    `(define (domain shed) (:requirements :strips :typing)
+      (:types item place - object)
+      (:constants ladder - item)
+      (:predicates (tool ?x) (box ?x) (in ?p - place ?i - item) (have ?i - item) (up))
+      (:action take :parameters (?i - item ?p - place)
+        :precondition (and (in ?i ?p) (box ?p) (up)) :effect (and (have ?i) (not (in ?i ?p))))
+      (:action climb :parameters () :precondition (have ladder) :effect (up))
+      (:action use :parameters (?t - item) :precondition (and (tool ?t) (have ?t)) :effect ()))`,
+    "shed.pddl",
+  );
+  const problem = parseProblem(
+    `(define (problem p1) (:domain shed) (:objects saw - item crate - place)
+      (:init (tool saw) (box crate) (in saw crate) (have ladder)) (:goal (have saw)))`,
+    "p1.pddl",
+  );
+  const typing = pddlTyping(domain, [problem]);
+  assert.deepEqual(Object.fromEntries(typing.objects), {
+    ladder: "Ladder",
+    saw: "Tool",
+    crate: "Box",
+  });
+  const vocab = pddlVocabulary(domain, [problem], typing);
+  assert.deepEqual(vocab.types.Tool, {
+    kind: "object",
+    parent: "item",
+    doc: "Objects tool holds of.",
+  });
+  assert.deepEqual(vocab.types.Ladder, {
+    kind: "object",
+    parent: "item",
+    doc: "A constant of the domain.",
+  });
+  assert.deepEqual(vocab.predicates.in_.params, ["item", "place"]);
+  assert.match(vocab.predicates.in_.doc!, /Declared \(place, item\)/);
+  assert.deepEqual(vocab.actions.take.params.map((p) => p.type), ["item", "Box"]);
+  assert.deepEqual(vocab.actions.use.params.map((p) => p.type), ["Tool"]);
+  assert.deepEqual(vocab.predicates.goal_have.params, ["item"]);
+  assert.equal(vocab.landmarks?.[0].when, "goal_have(a0)");
+  assert.deepEqual(vocabularyProblems(vocab), []);
+});
+
+Deno.test("serialPlan reaches the goal's conditions one at a time, bottom of a tower first", async () => {
+  const [p] = (await problems("blockworld")).filter((p) => p.file === "problem1.pddl");
+  const plan = serialPlan(p.world)!;
+  let state = p.world.initial();
+  const reached: string[] = [];
+  const goal = p.world.goal().map((g) => g.fact);
+  for (const step of plan) {
+    state = p.world.apply(step, state);
+    for (const f of goal) if (state.has(f) && !reached.includes(f)) reached.push(f);
+  }
+  assert.ok(p.world.satisfied(state));
+  // (on b3 b2) sits on (on b2 b1): the lower condition comes first and stays.
+  assert.deepEqual(reached, ["on b2 b1", "on b3 b2"]);
+});
+
+Deno.test("skills induced from three small gripper problems solve all twenty, reporting progress", async () => {
+  const kit = await loadEnvironmentKit("pddl:gripper");
+  const traces = await generateExpertTraces(kit, kit.demonstrationTasks!(3));
+  const compiled = compileTraces(traces, kit);
+  assert.deepEqual(compiled.skills.map((s) => s.name), ["achieve_at"]);
+  const { report } = await evaluate({
+    env: kit.name,
+    createEnv: () => kit.create(),
+    tasks: kit.taskList!({ split: "unseen" }),
+    runner: agentRunner({ kit, ...compiled, maxActions: 100 }),
+  });
+  assert.equal(report.tasks, 20);
+  assert.equal(report.success_rate, 1);
+  assert.equal(report.progress_rate, 1);
+  assert.equal(report.invalid_action_rate, 0);
 });

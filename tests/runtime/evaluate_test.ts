@@ -106,6 +106,7 @@ Deno.test("evaluate() computes success, steps, invalid rate and per-type metrics
   assert.equal(report.steps_per_skill, 15 / 8);
   assert.equal(report.node_steps, 40);
   assert.equal(report.llm_calls, 0);
+  assert.equal(report.progress_rate, null, "the counter reports no progress");
   assert.deepEqual(report.by_type.odd, {
     tasks: 2,
     successes: 2,
@@ -122,6 +123,43 @@ Deno.test("evaluate() computes success, steps, invalid rate and per-type metrics
   assert.ok(report.seconds > 0);
   assert.deepEqual(seen, [1, 2, 3, 4]);
   assert.ok(envs.every((e) => e.closed), "every environment is closed");
+});
+
+Deno.test("evaluate() averages the progress rate of environments that report one", async () => {
+  /** A counter whose progress is the count reached over the target, kept after close. */
+  class ProgressEnv extends CounterEnv {
+    #target = 1;
+    #count = 0;
+    override reset(task: TaskSpec): Promise<ResetResult> {
+      this.#target = task.seed ?? 1;
+      this.#count = 0;
+      return super.reset(task);
+    }
+    override async step(action: string): Promise<StepResult> {
+      const r = await super.step(action);
+      if (r.observation.startsWith("Count")) this.#count++;
+      return r;
+    }
+    get progressRate(): number {
+      return Math.min(1, this.#count / this.#target);
+    }
+  }
+  const { records, report } = await evaluate({
+    env: "counter",
+    createEnv: () => new ProgressEnv(),
+    tasks: [{ seed: 2 }, { seed: 4 }],
+    runner: counterRunner,
+  });
+  // Seed 2 counts to 2 (progress 1); seed 4 counts to 4 but never stops (progress 1, failure).
+  assert.deepEqual(records.map((r) => r.progress), [1, 1]);
+  assert.deepEqual(records.map((r) => r.success), [true, false]);
+  assert.equal(report.progress_rate, 1);
+  const half = summarize([{ ...records[0], progress: 0.5 }, records[1]], {
+    env: "counter",
+    variant: "toy",
+    seconds: 0,
+  });
+  assert.equal(half.progress_rate, 0.75);
 });
 
 Deno.test("evaluate() reports an episode whose environment fails as failed with its error, and goes on", async () => {

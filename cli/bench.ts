@@ -41,6 +41,10 @@ is measured is the environment's benchmark (its kit's \`benchmark\` field):
              demonstrations per task type of 1-3 goal objects; 60 unseen
              tasks of 4-8 goal objects
   all        all of the above (the default)
+  pddl:<d>   an AgentBoard PDDL domain (gripper, blockworld, barman,
+             tyreworld) or any domain file: library induced from the
+             expert's plans of the 3 smallest problems; every problem, in
+             file-name order (not part of "all"; use --out bench/pddl-<d>)
 
 Variants:
 ${VARIANTS.map((v) => `  ${v.padEnd(7)}${VARIANT_DOCS[v]}`).join("\n")}

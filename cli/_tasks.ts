@@ -30,7 +30,8 @@ export function envHelp(column: number): string {
   const lines = [
     "a built-in environment (textcraft, alfworld), a PDDL domain",
     "(pddl:gripper, pddl:path/to/domain.pddl with problems/ beside",
-    "it), the path or URL of a module whose default export is an",
+    "it, or pddl:<domain>+<problems folder or file>), the path or",
+    "URL of a module whose default export is an",
     "EnvironmentKit (a plugin: its code runs, so name only modules",
     "you trust), or agentgym:<env>@http://host:port for any of",
     "them behind a server (an AgentGym env-server, e.g. deno task",

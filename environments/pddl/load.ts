@@ -2,7 +2,8 @@
  * `pddl:<domain>` environments: a benchmark domain by name (`pddl:gripper`,
  * read from the benchmark data folder) or any STRIPS domain file
  * (`pddl:path/to/domain.pddl`), with its problems from the `problems/`
- * folder beside it in file-name order, and AgentBoard's sentence
+ * folder beside it in file-name order, or from a folder or one problem
+ * file named after a `+` (`pddl:domain.pddl+p1.pddl`), and AgentBoard's sentence
  * templates when the data folder has them (else facts are written
  * `name arg1 arg2.`).
  *
@@ -23,7 +24,8 @@ export const PDDL_DATA: string = decodeURIComponent(
 /**
  * The kit `pddl:<domain>` names.
  *
- * @param spec `pddl:gripper` or `pddl:<path of a domain file>`.
+ * @param spec `pddl:gripper`, `pddl:<path of a domain file>`, or either
+ * followed by `+<problems folder or problem file>`.
  * @param base Where a relative domain path starts. @default the current directory
  * @throws {RangeError} When the domain or its problems cannot be read (naming the path), or a
  * file does not parse (naming file, line and column).
@@ -32,13 +34,17 @@ export async function loadPddlKit(
   spec: string,
   base: string = Deno.cwd(),
 ): Promise<EnvironmentKit> {
-  const target = spec.slice(PDDL_PREFIX.length);
-  if (target === "") throw new RangeError(`Expected ${PDDL_PREFIX}<domain name or domain file>`);
+  const [target, problemsAt] = spec.slice(PDDL_PREFIX.length).split("+", 2);
+  if (target === "") {
+    throw new RangeError(
+      `Expected ${PDDL_PREFIX}<domain name or domain file>[+<problems folder or problem file>]`,
+    );
+  }
+  const resolve = (path: string) => path.startsWith("/") ? path : `${base}/${path}`;
   const isFile = /\.pddl$/i.test(target) || target.includes("/");
-  const domainFile = isFile
-    ? (target.startsWith("/") ? target : `${base}/${target}`)
-    : `${PDDL_DATA}/${target}/domain.pddl`;
+  const domainFile = isFile ? resolve(target) : `${PDDL_DATA}/${target}/domain.pddl`;
   const dir = domainFile.replace(/\/[^/]*$/, "");
+  const problemsDir = problemsAt === undefined ? `${dir}/problems` : resolve(problemsAt);
   const read = async (path: string) => {
     try {
       return await Deno.readTextFile(path);
@@ -47,21 +53,22 @@ export async function loadPddlKit(
     }
   };
   const domainText = await read(domainFile);
-  let files: string[];
+  let paths: string[];
   try {
-    files = [...Deno.readDirSync(`${dir}/problems`)]
-      .filter((e) => e.isFile && /\.pddl$/i.test(e.name)).map((e) => e.name).sort();
+    paths = Deno.statSync(problemsDir).isFile ? [problemsDir] : [...Deno.readDirSync(problemsDir)]
+      .filter((e) => e.isFile && /\.pddl$/i.test(e.name)).map((e) => `${problemsDir}/${e.name}`)
+      .sort();
   } catch (e) {
     throw new RangeError(
-      `Cannot list the problems of ${spec} in "${dir}/problems": ${(e as Error).message}`,
+      `Cannot list the problems of ${spec} in "${problemsDir}": ${(e as Error).message}`,
     );
   }
-  if (files.length === 0) throw new RangeError(`No .pddl problems in "${dir}/problems"`);
+  if (paths.length === 0) throw new RangeError(`No .pddl problems in "${problemsDir}"`);
   const name = isFile ? dir.split("/").pop()! : target;
-  const problems = await Promise.all(files.map(async (f) => ({
-    id: `${name}/${f.replace(/\.pddl$/i, "")}`,
-    file: `${dir}/problems/${f}`,
-    text: await read(`${dir}/problems/${f}`),
+  const problems = await Promise.all(paths.map(async (path) => ({
+    id: `${name}/${path.split("/").pop()!.replace(/\.pddl$/i, "")}`,
+    file: path,
+    text: await read(path),
   })));
   return pddlKit(spec, domainText, domainFile, problems, await templates());
 }

@@ -223,6 +223,17 @@ Deno.test("a STRIPS domain nobody prepared works from its files alone", async ()
     const [trace] = await generateExpertTraces(kit, [{ id: "lights/p1" }]);
     assert.equal(trace.success, true);
     assert.deepEqual(trace.steps.map((s) => s.action), ["flip s1 l1", "flip s2 l2"]);
+    // Problems from elsewhere: one file, or a folder, after a "+".
+    await Deno.mkdir(`${dir}/more`);
+    await Deno.copyFile(`${dir}/lights/problems/p1.pddl`, `${dir}/more/q1.pddl`);
+    const one = await loadEnvironmentKit(`pddl:${dir}/lights/domain.pddl+${dir}/more/q1.pddl`);
+    assert.deepEqual(one.taskList!({ split: "unseen" }), [{ id: "lights/q1" }]);
+    const folder = await loadEnvironmentKit(`pddl:${dir}/lights/domain.pddl+${dir}/more`);
+    assert.deepEqual(folder.taskList!({ split: "unseen" }), [{ id: "lights/q1" }]);
+    await assert.rejects(
+      () => loadEnvironmentKit(`pddl:${dir}/lights/domain.pddl+${dir}/none`),
+      /Cannot list the problems of .* in ".*\/none"/,
+    );
     await Deno.writeTextFile(
       `${dir}/lights/problems/p2.pddl`,
       "(define (problem p2) (:domain lights)",

@@ -271,6 +271,16 @@ export type TypeRef =
  * ```
  */
 export function parseTypeName(text: string): TypeRef | undefined {
+  // Checkers and synthesis ask for the same few names millions of times.
+  if (TYPE_NAMES.has(text)) return TYPE_NAMES.get(text);
+  const ref = parseTypeNameOnce(text);
+  if (TYPE_NAMES.size < 10_000) TYPE_NAMES.set(text, ref);
+  return ref;
+}
+
+const TYPE_NAMES = new Map<string, TypeRef | undefined>();
+
+function parseTypeNameOnce(text: string): TypeRef | undefined {
   const t = text.trim();
   const m = /^List\s*<(.*)>$/.exec(t);
   if (m) {

@@ -9,12 +9,15 @@
 import type { Atom, AtomArg, FactDelta, FactView } from "../dsl/facts.ts";
 import { formatAtom } from "../dsl/facts.ts";
 
-function atomKey(pred: string, args: readonly AtomArg[]): string {
-  return JSON.stringify([pred, ...args]);
-}
+/** A level of the atom trie: argument value (string and number distinct) to the next level. */
+type Trie = Map<AtomArg, Trie | Atom>;
 
 /**
  * A mutable, indexed set of ground atoms.
+ *
+ * Atoms are found through a trie of predicate then arguments (no key
+ * strings are built per lookup), and indexed by predicate and by
+ * (predicate, argument position, value) for queries.
  *
  * @example Usage
  * ```ts
@@ -25,11 +28,15 @@ function atomKey(pred: string, args: readonly AtomArg[]): string {
  * ```
  */
 export class FactStore implements FactView {
-  #atoms = new Map<string, Atom>();
-  #seq = new Map<string, number>();
+  /** Each stored atom with its insertion number, in insertion order. */
+  #seq = new Map<Atom, number>();
   #next = 0;
-  #byPred = new Map<string, Set<string>>();
-  #byArg = new Map<string, Set<string>>();
+  #trie = new Map<string, Trie | Atom>();
+  /** Each predicate's number of arguments (the trie's depth). */
+  #arity = new Map<string, number>();
+  #byPred = new Map<string, Set<Atom>>();
+  /** Per predicate, per argument position: value -> atoms. */
+  #byArg = new Map<string, Map<AtomArg, Set<Atom>>[]>();
   #types = new Map<string, string>();
   #byType = new Map<string, string[]>();
 
@@ -40,33 +47,80 @@ export class FactStore implements FactView {
 
   /** Number of atoms. */
   get size(): number {
-    return this.#atoms.size;
+    return this.#seq.size;
   }
 
   /** Whether the ground atom holds. */
   has(atom: Atom): boolean {
-    return this.#atoms.has(atomKey(atom.pred, atom.args));
+    return this.#find(atom.pred, atom.args) !== undefined;
+  }
+
+  /** The stored atom equal to `pred(args)`, if any. */
+  #find(pred: string, args: readonly AtomArg[]): Atom | undefined {
+    if (this.#arity.get(pred) !== args.length) return undefined;
+    let node: Trie | Atom | undefined = this.#trie.get(pred);
+    for (let i = 0; i < args.length && node !== undefined; i++) node = (node as Trie).get(args[i]);
+    return node as Atom | undefined;
   }
 
   /** Adds an atom; returns whether it was new. */
   add(atom: Atom): boolean {
-    const key = atomKey(atom.pred, atom.args);
-    if (this.#atoms.has(key)) return false;
-    const copy: Atom = { pred: atom.pred, args: [...atom.args] };
-    this.#atoms.set(key, copy);
-    this.#seq.set(key, this.#next++);
-    index(this.#byPred, atom.pred, key);
-    atom.args.forEach((a, i) => index(this.#byArg, argKey(atom.pred, i, a), key));
+    const { pred, args } = atom;
+    const arity = this.#arity.get(pred);
+    if (arity !== undefined && arity !== args.length) {
+      throw new RangeError(
+        `${formatAtom(atom)}: "${pred}" already holds of atoms with ${arity} arguments`,
+      );
+    }
+    this.#arity.set(pred, args.length);
+    if (this.#find(pred, args) !== undefined) return false;
+    const copy: Atom = { pred, args: [...args] };
+    if (args.length === 0) this.#trie.set(pred, copy);
+    else {
+      let level = this.#trie.get(pred) as Trie | undefined;
+      if (!level) this.#trie.set(pred, level = new Map());
+      for (let i = 0; i < args.length - 1; i++) {
+        let next = level.get(args[i]) as Trie | undefined;
+        if (!next) level.set(args[i], next = new Map());
+        level = next;
+      }
+      level.set(args[args.length - 1], copy);
+    }
+    this.#seq.set(copy, this.#next++);
+    let set = this.#byPred.get(pred);
+    if (!set) this.#byPred.set(pred, set = new Set());
+    set.add(copy);
+    let positions = this.#byArg.get(pred);
+    if (!positions) this.#byArg.set(pred, positions = []);
+    args.forEach((a, i) => {
+      const byValue = positions[i] ??= new Map();
+      let atoms = byValue.get(a);
+      if (!atoms) byValue.set(a, atoms = new Set());
+      atoms.add(copy);
+    });
     return true;
   }
 
   /** Removes an atom; returns whether it was present. */
   remove(atom: Atom): boolean {
-    const key = atomKey(atom.pred, atom.args);
-    if (!this.#atoms.delete(key)) return false;
-    this.#seq.delete(key);
-    this.#byPred.get(atom.pred)?.delete(key);
-    atom.args.forEach((a, i) => this.#byArg.get(argKey(atom.pred, i, a))?.delete(key));
+    const { pred, args } = atom;
+    const stored = this.#find(pred, args);
+    if (stored === undefined) return false;
+    if (args.length === 0) this.#trie.delete(pred);
+    else {
+      // Delete the leaf, then prune levels left empty.
+      const path: Trie[] = [this.#trie.get(pred) as Trie];
+      for (let i = 0; i < args.length - 1; i++) path.push(path[i].get(args[i]) as Trie);
+      for (let i = args.length - 1; i >= 0; i--) {
+        path[i].delete(args[i]);
+        if (path[i].size > 0) break;
+        if (i === 0) this.#trie.delete(pred);
+      }
+    }
+    this.#seq.delete(stored);
+    this.#byPred.get(pred)?.delete(stored);
+    const positions = this.#byArg.get(pred);
+    args.forEach((a, i) => positions?.[i]?.get(a)?.delete(stored));
     return true;
   }
 
@@ -93,24 +147,25 @@ export class FactStore implements FactView {
 
   /** All atoms of `pred` matching `pattern` (`null` = any), in insertion order. */
   query(pred: string, pattern: (AtomArg | null)[] = []): Atom[] {
-    let keys: Set<string> | undefined = this.#byPred.get(pred);
-    if (!keys) return [];
+    const all = this.#byPred.get(pred);
+    if (!all) return [];
+    let atoms: Set<Atom> = all;
     // Narrow by the most selective bound argument.
-    pattern.forEach((a, i) => {
-      if (a === null) return;
-      const set = this.#byArg.get(argKey(pred, i, a));
-      if (!set) keys = new Set();
-      else if (set.size < keys!.size) keys = set;
-    });
+    const positions = this.#byArg.get(pred);
+    for (let i = 0; i < pattern.length; i++) {
+      const a = pattern[i];
+      if (a === null) continue;
+      const set = positions?.[i]?.get(a);
+      if (!set || set.size === 0) return [];
+      if (set.size < atoms.size) atoms = set;
+    }
     const out: Atom[] = [];
-    for (const key of keys) {
-      const atom = this.#atoms.get(key)!;
+    for (const atom of atoms) {
       if (pattern.every((a, i) => a === null || atom.args[i] === a)) out.push(atom);
     }
-    if (keys !== this.#byPred.get(pred)) {
+    if (atoms !== all && out.length > 1) {
       // Index sets other than the predicate's may be in a different order.
-      const seq = (a: Atom) => this.#seq.get(atomKey(a.pred, a.args))!;
-      out.sort((x, y) => seq(x) - seq(y));
+      out.sort((x, y) => this.#seq.get(x)! - this.#seq.get(y)!);
     }
     return out;
   }
@@ -127,7 +182,7 @@ export class FactStore implements FactView {
 
   /** All atoms in insertion order. */
   atoms(): Atom[] {
-    return [...this.#atoms.values()];
+    return [...this.#seq.keys()];
   }
 
   /** All known objects with their types. */
@@ -149,14 +204,4 @@ export class FactStore implements FactView {
   toJSON(): { atoms: Atom[]; objects: Record<string, string> } {
     return { atoms: this.atoms(), objects: this.objects() };
   }
-}
-
-function argKey(pred: string, pos: number, value: AtomArg): string {
-  return `${pred}\u0000${pos}\u0000${typeof value}\u0000${value}`;
-}
-
-function index(map: Map<string, Set<string>>, key: string, atomKeyValue: string): void {
-  const set = map.get(key);
-  if (set) set.add(atomKeyValue);
-  else map.set(key, new Set([atomKeyValue]));
 }

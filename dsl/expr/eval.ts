@@ -67,11 +67,11 @@ export function evalExpr(expr: Expr, env: EvalEnv): Result<Value, ExprError> {
 /**
  * Thrown inside the evaluator to unwind at the first error; it never escapes
  * {@linkcode evalExpr}. Exceptions thrown by the `choose` hook pass through.
+ * No `Error`: synthesis evaluates candidates that fail often, and capturing
+ * a stack each time was the evaluator's largest cost.
  */
-class EvalFailure extends Error {
-  constructor(readonly error: ExprError) {
-    super(error.message);
-  }
+class EvalFailure {
+  constructor(readonly error: ExprError) {}
 }
 
 type Scope = ReadonlyMap<string, Value>;

@@ -54,3 +54,30 @@ Deno.test("FactStore.clone() is independent of the original", () => {
   assert.deepEqual(copy.toLines(), []);
   assert.deepEqual(facts.toLines(), ["holds('apple 1')"]);
 });
+
+Deno.test("FactStore tells strings from numbers, finds atoms only at their arity and refuses a second arity", () => {
+  const facts = new FactStore([
+    { pred: "count", args: ["a", 1] },
+    { pred: "count", args: ["b", "1"] },
+    { pred: "flag", args: [] },
+  ]);
+  assert.equal(facts.has({ pred: "count", args: ["a", 1] }), true);
+  assert.equal(facts.has({ pred: "count", args: ["a", "1"] }), false);
+  assert.equal(facts.has({ pred: "count", args: ["b", "1"] }), true);
+  assert.equal(facts.has({ pred: "count", args: ["a"] }), false);
+  assert.equal(facts.has({ pred: "count", args: ["a", 1, 2] }), false);
+  assert.equal(facts.has({ pred: "flag", args: [] }), true);
+  assert.throws(
+    () => facts.add({ pred: "count", args: ["c"] }),
+    /count\(.*c.*\): "count" already holds of atoms with 2 arguments/,
+  );
+  // Removing prunes the trie; the atom can come back, last in order.
+  assert.equal(facts.remove({ pred: "count", args: ["a", 1] }), true);
+  assert.equal(facts.remove({ pred: "count", args: ["a", 1] }), false);
+  assert.equal(facts.has({ pred: "count", args: ["a", 1] }), false);
+  facts.add({ pred: "count", args: ["a", 1] });
+  assert.deepEqual(facts.query("count", [null, null]).map((a) => a.args[0]), ["b", "a"]);
+  assert.deepEqual(facts.query("count", ["a", null]).map((a) => a.args[1]), [1]);
+  assert.deepEqual(facts.query("count", ["z", null]), []);
+  assert.equal(facts.size, 3);
+});

@@ -147,6 +147,7 @@ function summaryJson(result: Induction, templates: TaskTemplate[], seconds: numb
       nodes: s.skill.nodes.length,
       segments: s.segments,
       covered: s.covered,
+      skipped: s.skipped ?? 0,
       region: s.region,
       states: s.states,
       size: s.size,
@@ -169,13 +170,14 @@ function printSummary(
       seconds.toFixed(1)
     } s`,
   );
-  const rows = [["skill", "params", "nodes", "segments", "covered", "region"]];
+  const rows = [["skill", "params", "nodes", "segments", "skipped", "covered", "region"]];
   for (const s of result.skills) {
     rows.push([
       s.skill.name,
       s.skill.params.map((p) => `${p.name}: ${p.type}`).join(", ") || "-",
       String(s.skill.nodes.length),
       String(s.segments),
+      String(s.skipped ?? 0),
       String(s.covered),
       `${s.region}/${s.states}`,
     ]);
@@ -183,6 +185,11 @@ function printSummary(
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   for (const r of rows) {
     console.log(r.map((cell, c) => cell.padEnd(widths[c])).join("  ").trimEnd());
+  }
+  if (result.skills.some((s) => (s.skipped ?? 0) > 0)) {
+    console.log(
+      "(skipped: segments synthesis left out because the skill of a sample reproduced them)",
+    );
   }
   for (const s of result.skills) {
     for (const u of s.uncovered) {

@@ -69,6 +69,12 @@ export interface InducedSkill {
   score: number;
   /** Which segments are not reproduced, and why. */
   uncovered: { source: string; reason: string }[];
+  /**
+   * Segments left out of synthesis because a skill induced from a sample
+   * of the group already reproduced them (copies of covered ones); they
+   * still count in `segments` and `covered`.
+   */
+  skipped?: number;
 }
 
 /** The result of inducing a library. */
@@ -118,7 +124,7 @@ export function induceSkills(
     skills.push(
       options.linear
         ? induceLinear(group, callVocab, options)
-        : induceBest(group, callVocab, options),
+        : induceSampled(group, callVocab, options),
     );
   });
   if ((options.crossover ?? true) && !options.linear) {
@@ -130,6 +136,58 @@ export function induceSkills(
     });
   }
   return { skills, traces: traces.length, segments: segments.length, unknown };
+}
+
+/** Segments of a group synthesis starts from; the rest are checked against the result. */
+const SAMPLE_SEGMENTS = 32;
+
+/**
+ * Induces the skill of a large group from a sample, so induction time
+ * stops growing with copies of segments already understood: a skill is
+ * induced from {@linkcode SAMPLE_SEGMENTS} segments spread over the group,
+ * every other segment is replayed against it, and only those it does not
+ * reproduce join the sample for a second induction. The result is measured
+ * on the whole group; `skipped` counts the segments synthesis never saw.
+ */
+export function induceSampled(
+  group: SegmentGroup,
+  vocab: Vocabulary,
+  options: InduceOptions = {},
+): InducedSkill {
+  const n = group.segments.length;
+  if (n <= SAMPLE_SEGMENTS * 1.5) return induceBest(group, vocab, options);
+  const chosen = new Set(
+    Array.from({ length: SAMPLE_SEGMENTS }, (_, i) => Math.floor(i * n / SAMPLE_SEGMENTS)),
+  );
+  const sample = group.segments.filter((_, i) => chosen.has(i));
+  const rest = group.segments.filter((_, i) => !chosen.has(i));
+  const lambda = options.lambda ?? 0.05;
+  let induced = induceBest({ ...group, segments: sample }, vocab, options);
+  const compiled = compileSkill(induced.skill, vocab);
+  const missed = rest.filter((s, i) => {
+    if (!compiled.ok) return true;
+    const inst = instanceOf(s, i, vocab);
+    return !replaySegment(compiled.value, inst.args, replaySegmentOf(inst)).ok;
+  });
+  let used = sample.length;
+  if (missed.length > 0) {
+    // The segments the sample's skill misses, spread over the group.
+    const every = Math.ceil(missed.length / SAMPLE_SEGMENTS);
+    const extra = missed.filter((_, i) => i % every === 0);
+    induced = induceBest({ ...group, segments: [...sample, ...extra] }, vocab, options);
+    used += extra.length;
+  }
+  const whole = measure(induced.skill, group, vocab, lambda);
+  options.explain?.(
+    `[${group.name}] induced from ${used} of ${n} segments; ${
+      n - used
+    } skipped (the skill reproduces ${whole.covered} of ${n})`,
+  );
+  return { ...whole, skipped: n - used };
+}
+
+function segmentSource(s: SegmentGroup["segments"][number]): string {
+  return `${s.trace.trace.source ?? "trace"} steps ${s.start + 1}-${s.end}`;
 }
 
 /**
@@ -391,9 +449,7 @@ export function measure(
     if (r.ok) covered++;
     else {
       uncovered.push({
-        source: `${inst.segment.trace.trace.source ?? "trace"} steps ${
-          inst.segment.start + 1
-        }-${inst.segment.end}`,
+        source: segmentSource(inst.segment),
         reason: r.reason ?? "inconsistent",
       });
     }

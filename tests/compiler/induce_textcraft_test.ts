@@ -192,3 +192,20 @@ Deno.test("textcraft: from deeper demonstrations, few rejected actions, long ski
   assert.ok(more.invalid_action_rate < 0.05, `rejected ${more.invalid_action_rate}`);
   assert.ok((more.steps_per_skill ?? 0) >= 5, `actions per call ${more.steps_per_skill}`);
 });
+
+Deno.test("a large group is induced from a sample: copies of covered segments are skipped, all are measured", async () => {
+  const many = await generateExpertTraces(
+    textcraftKit,
+    textcraftTasks({ depths: [1], count: 80, seed: 1 }),
+    { envOptions: { recipes: RECIPES } },
+  );
+  const lines: string[] = [];
+  const sampled = induceSkills(many, textcraftKit, { explain: (l) => lines.push(l) });
+  const [s] = sampled.skills;
+  assert.equal(s.segments, 80);
+  assert.ok(s.skipped !== undefined && s.skipped > 0, `skipped ${s.skipped}`);
+  assert.equal(s.covered, s.segments);
+  assert.ok(lines.some((l) => /induced from \d+ of 80 segments; \d+ skipped/.test(l)));
+  // The same skill as from the 30 traces the tests above induce from.
+  assert.deepEqual(s.skill.nodes, result.skills[0].skill.nodes);
+});

@@ -4,8 +4,71 @@
  *
  * @module
  */
-import type { Trace } from "../dsl/trace.ts";
-import type { EnvironmentKit, TaskSpec } from "./environment.ts";
+import type { Trace, TraceStep } from "../dsl/trace.ts";
+import type { Environment, EnvironmentKit, ResetResult, TaskSpec } from "./environment.ts";
+
+/** Options of {@linkcode playExpert}. */
+export interface PlayExpertOptions {
+  /** The task's seed, recorded in the trace. */
+  seed?: number;
+  /**
+   * Whether an observation says the action was refused: an expert that
+   * sends a refused action has a bug, so the play stops with an error
+   * naming the task, the action and the observation.
+   */
+  refused?: (observation: string) => boolean;
+}
+
+/**
+ * An expert's episode as a trace: plays `actions` in `env` (already reset
+ * with `reset`) until the episode ends or the actions run out. `actions`
+ * may be a generator that reads the environment's state for each next
+ * action (a policy) or a plan computed up front.
+ *
+ * @throws {Error} When `options.refused` says an action was refused.
+ *
+ * @example Usage
+ * ```ts ignore
+ * const reset = await env.reset(task);
+ * return playExpert(env, reset, plan.map(actionText));
+ * ```
+ */
+export async function playExpert(
+  env: Environment,
+  reset: ResetResult,
+  actions: Iterable<string>,
+  options: PlayExpertOptions = {},
+): Promise<Trace> {
+  const steps: TraceStep[] = [];
+  let success = false;
+  for (const action of actions) {
+    const { observation, reward, done } = await env.step(action);
+    steps.push({ action, observation, reward, done });
+    if (options.refused?.(observation)) {
+      throw new Error(
+        `Expert action "${action}" was refused in task "${reset.taskId}": ${observation}`,
+      );
+    }
+    if (done) {
+      success = reward > 0;
+      break;
+    }
+  }
+  return {
+    format: "skillc/trace@1",
+    env: env.name,
+    task: {
+      id: reset.taskId,
+      ...(reset.taskType ? { type: reset.taskType } : {}),
+      ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    },
+    goal: reset.goal,
+    initial: reset.observation,
+    steps,
+    success,
+    source: "expert",
+  };
+}
 
 /** Options of {@linkcode generateExpertTraces}. */
 export interface ExpertTraceOptions {

@@ -51,7 +51,12 @@ export {
   LibraryStore,
   type StoreOptions,
 } from "./library_store.ts";
-export { type ExpertTraceOptions, generateExpertTraces } from "./expert_traces.ts";
+export {
+  type ExpertTraceOptions,
+  generateExpertTraces,
+  playExpert,
+  type PlayExpertOptions,
+} from "./expert_traces.ts";
 export { formatEvent } from "./format_events.ts";
 export {
   InputFileError,

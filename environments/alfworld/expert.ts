@@ -8,7 +8,8 @@
  * @module
  */
 import type { Environment, Expert, TaskSpec } from "../../runtime/environment.ts";
-import type { Trace, TraceStep } from "../../dsl/trace.ts";
+import type { Trace } from "../../dsl/trace.ts";
+import { playExpert } from "../../runtime/expert_traces.ts";
 import { type Command, formatCommand } from "./commands.ts";
 import { precondition } from "./dynamics.ts";
 import { AlfworldEnv } from "./env.ts";
@@ -147,32 +148,21 @@ export class AlfworldExpert implements Expert {
       throw new TypeError(`The ALFWorld expert needs an AlfworldEnv, got "${env.name}"`);
     }
     const reset = await env.reset(task);
-    const steps: TraceStep[] = [];
-    let success = false;
-    while (steps.length < this.#maxSteps && !env.world.done) {
-      const command = nextCommand(env.world, env.rules, this.#spelling);
-      if (!command) break;
-      const failure = precondition(env.world, command, env.rules);
-      if (failure !== undefined) {
-        throw new Error(`Expert bug in "${reset.taskId}": "${formatCommand(command)}": ${failure}`);
+    const { world, rules } = env;
+    const [spelling, maxSteps] = [this.#spelling, this.#maxSteps];
+    function* policy() {
+      for (let n = 0; n < maxSteps && !world.done; n++) {
+        const command = nextCommand(world, rules, spelling);
+        if (!command) return;
+        const failure = precondition(world, command, rules);
+        if (failure !== undefined) {
+          throw new Error(
+            `Expert bug in "${reset.taskId}": "${formatCommand(command)}": ${failure}`,
+          );
+        }
+        yield formatCommand(command);
       }
-      const action = formatCommand(command);
-      const out = await env.step(action);
-      steps.push({ action, observation: out.observation, reward: out.reward, done: out.done });
-      if (out.reward > 0) success = true;
     }
-    const taskInfo: Trace["task"] = { id: reset.taskId };
-    if (reset.taskType) taskInfo.type = reset.taskType;
-    if (task.seed !== undefined) taskInfo.seed = task.seed;
-    return {
-      format: "skillc/trace@1",
-      env: "alfworld",
-      task: taskInfo,
-      goal: reset.goal,
-      initial: reset.observation,
-      steps,
-      success,
-      source: "expert",
-    };
+    return await playExpert(env, reset, policy(), { seed: task.seed });
   }
 }

@@ -26,6 +26,7 @@ import { parseDomain, parseProblem, type PddlDomain } from "./parse.ts";
 import { PddlEnv, type PddlTask } from "./env.ts";
 import { planPddl, serialPlan } from "./plan.ts";
 import { rejectSelectors } from "../../runtime/task_lists.ts";
+import { playExpert } from "../../runtime/expert_traces.ts";
 import { GOAL_LINE, INVALID_ACTION, templateFor, type Templates } from "./text.ts";
 import { actionText, PddlWorld } from "./world.ts";
 import { GOAL_PREFIX, identifier, pddlTyping, pddlVocabulary } from "./vocabulary.ts";
@@ -126,27 +127,7 @@ class PddlExpert implements Expert {
     const reset = await env.reset(task);
     const plan = serialPlan(env.world!) ?? planPddl(env.world!);
     if (!plan) throw new Error(`No plan found for ${reset.taskId}`);
-    const steps = [];
-    let success = false;
-    for (const g of plan) {
-      const action = actionText(g);
-      const r = await env.step(action);
-      steps.push({ action, observation: r.observation, reward: r.reward, done: r.done });
-      if (r.done) {
-        success = r.reward > 0;
-        break;
-      }
-    }
-    return {
-      format: "skillc/trace@1",
-      env: env.name,
-      task: { id: reset.taskId, ...(reset.taskType ? { type: reset.taskType } : {}) },
-      goal: reset.goal,
-      initial: reset.observation,
-      steps,
-      success,
-      source: "expert",
-    };
+    return await playExpert(env, reset, plan.map(actionText));
   }
 }
 

@@ -46,8 +46,8 @@ export interface PddlTyping {
   objects: Map<string, string>;
   /** Static unary predicates used as types, with the type each names. */
   kinds: Map<string, string>;
-  /** The type of each domain constant (its own), with its parent type. */
-  constants: Map<string, string>;
+  /** The types this typing adds to the PDDL ones (kinds and constants), declared. */
+  types: Map<string, { kind: "object"; parent: string; doc: string }>;
 }
 
 /**
@@ -81,13 +81,29 @@ export function pddlTyping(domain: PddlDomain, problems: readonly PddlProblem[])
     }
   }
   const taken = new Set([...Object.keys(domain.types), "object"].map(typeName));
+  /** A capitalised type name for `base` no other type has. */
+  const fresh = (base: string, suffix: string) => {
+    let name = identifier(base).replace(/^./, (c) => c.toUpperCase());
+    while (taken.has(name)) name = `${name}${suffix}`;
+    taken.add(name);
+    return name;
+  };
   const kinds = new Map<string, string>();
+  const types: PddlTyping["types"] = new Map();
   for (const pred of candidates) {
     if (rejected.has(pred) || ![...kindOf.values()].includes(pred)) continue;
-    let name = identifier(pred).replace(/^./, (c) => c.toUpperCase());
-    while (taken.has(name)) name = `${name}_kind`;
-    taken.add(name);
-    kinds.set(pred, name);
+    const type = fresh(pred, "_kind");
+    kinds.set(pred, type);
+    // Under the PDDL type of its objects when they share one.
+    const parents = new Set(
+      [...kindOf].filter(([, k]) => k === pred).map(([o]) => declared.get(o)),
+    );
+    const [parent] = parents;
+    types.set(type, {
+      kind: "object",
+      parent: parents.size === 1 && parent !== undefined ? typeName(parent) : "Obj",
+      doc: `Objects ${pred} holds of.`,
+    });
   }
   const objects = new Map<string, string>();
   for (const [o, type] of declared) {
@@ -96,15 +112,16 @@ export function pddlTyping(domain: PddlDomain, problems: readonly PddlProblem[])
   }
   // A constant is the same object in every problem (the pump, the jack):
   // its own type lets a skill choose it by role rather than by name.
-  const constants = new Map<string, string>();
   for (const c of domain.constants) {
-    let name = identifier(c.name).replace(/^./, (ch) => ch.toUpperCase());
-    while (taken.has(name)) name = `${name}_const`;
-    taken.add(name);
-    constants.set(name, objects.get(c.name)!);
-    objects.set(c.name, name);
+    const type = fresh(c.name, "_const");
+    types.set(type, {
+      kind: "object",
+      parent: objects.get(c.name)!,
+      doc: "A constant of the domain.",
+    });
+    objects.set(c.name, type);
   }
-  return { objects, kinds, constants };
+  return { objects, kinds, types };
 }
 
 /**
@@ -155,19 +172,7 @@ export function pddlVocabulary(
   for (const [t, parent] of Object.entries(domain.types)) {
     types[typeName(t)] = { kind: "object", parent: typeName(parent), doc: `PDDL type ${t}.` };
   }
-  const declaredOf = new Map<string, string>();
-  for (const o of domain.constants) declaredOf.set(o.name, o.type);
-  for (const p of problems) for (const o of p.objects) declaredOf.set(o.name, o.type);
-  for (const [pred, type] of typing.kinds) {
-    const parents = new Set(
-      [...typing.objects].filter(([, t]) => t === type).map(([o]) => declaredOf.get(o)!),
-    );
-    const parent = parents.size === 1 ? typeName([...parents][0]) : "Obj";
-    types[type] = { kind: "object", parent, doc: `Objects ${pred} holds of.` };
-  }
-  for (const [type, parent] of typing.constants) {
-    types[type] = { kind: "object", parent, doc: "A constant of the domain." };
-  }
+  for (const [type, decl] of typing.types) types[type] = decl;
   const predicates: Vocabulary["predicates"] = {};
   const used = usedTypes(domain);
   for (const [p, params] of Object.entries(domain.predicates)) {

@@ -5,7 +5,8 @@
  * @module
  */
 import type { Environment, Expert, TaskSpec } from "../../runtime/environment.ts";
-import type { Trace, TraceStep } from "../../dsl/trace.ts";
+import type { Trace } from "../../dsl/trace.ts";
+import { playExpert } from "../../runtime/expert_traces.ts";
 import type { CraftingRecipe, Ingredient, RecipeBook } from "./recipe_book.ts";
 import { idToName } from "./names.ts";
 import { TextCraft } from "./simulator.ts";
@@ -157,35 +158,9 @@ export class TextCraftExpert implements Expert {
     }
     const reset = await env.reset(task);
     const state = env.task!;
-    const steps: TraceStep[] = [];
-    let success = false;
-    for (const action of planTextCraft(env.book, state.goal, env.inventory())) {
-      const result = await env.step(action);
-      steps.push({
-        action,
-        observation: result.observation,
-        reward: result.reward,
-        done: result.done,
-      });
-      if (/^(Could not|Wrong)/.test(result.observation)) {
-        throw new Error(
-          `Expert action "${action}" was refused in task "${reset.taskId}": ${result.observation}`,
-        );
-      }
-      if (result.done) {
-        success = result.reward > 0;
-        break;
-      }
-    }
-    return {
-      format: "skillc/trace@1",
-      env: "textcraft",
-      task: { id: reset.taskId, type: reset.taskType, seed: state.seed },
-      goal: reset.goal,
-      initial: reset.observation,
-      steps,
-      success,
-      source: "expert",
-    };
+    return await playExpert(env, reset, planTextCraft(env.book, state.goal, env.inventory()), {
+      seed: state.seed,
+      refused: (observation) => /^(Could not|Wrong)/.test(observation),
+    });
   }
 }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Environment, Expert, TaskSpec, Trace, TraceStep } from "../../mod.ts";
+import { type Environment, type Expert, playExpert, type TaskSpec, type Trace } from "../../mod.ts";
 import { DeployEnv } from "./env.ts";
 import type { DeployState } from "./world.ts";
 
@@ -59,30 +59,19 @@ export class DeployExpert implements Expert {
       throw new TypeError(`The deploy expert needs a DeployEnv, got "${env.name}"`);
     }
     const reset = await env.reset(task);
-    const steps: TraceStep[] = [];
-    let success = false;
-    for (;;) {
-      const action = nextDeployAction(env.state!);
-      if (action === undefined) break;
-      const { observation, reward, done } = await env.step(action);
-      steps.push({ action, observation, reward, done });
-      if (observation.startsWith("You can't do that")) {
-        throw new Error(`Expert action "${action}" was rejected: ${observation}`);
-      }
-      if (done) {
-        success = reward > 0;
-        break;
+    const deploy = env;
+    function* policy() {
+      for (
+        let a = nextDeployAction(deploy.state!);
+        a !== undefined;
+        a = nextDeployAction(deploy.state!)
+      ) {
+        yield a;
       }
     }
-    return {
-      format: "skillc/trace@1",
-      env: env.name,
-      task: { id: reset.taskId, type: reset.taskType, seed: env.task!.seed },
-      goal: reset.goal,
-      initial: reset.observation,
-      steps,
-      success,
-      source: "expert",
-    };
+    return await playExpert(env, reset, policy(), {
+      seed: env.task!.seed,
+      refused: (observation) => observation.startsWith("You can't do that"),
+    });
   }
 }

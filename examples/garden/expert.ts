@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Environment, Expert, TaskSpec, Trace, TraceStep } from "../../mod.ts";
+import { type Environment, type Expert, playExpert, type TaskSpec, type Trace } from "../../mod.ts";
 import { GardenEnv } from "./env.ts";
 import type { GardenPlant, GardenState, GardenTool } from "./world.ts";
 
@@ -76,31 +76,19 @@ export class GardenExpert implements Expert {
       throw new TypeError(`The garden expert needs a GardenEnv, got "${env.name}"`);
     }
     const reset = await env.reset(task);
-    const steps: TraceStep[] = [];
-    let success = false;
-    for (;;) {
-      const action = nextGardenAction(env.state!);
-      if (action === undefined) break;
-      const result = await env.step(action);
-      const { observation, reward, done } = result;
-      steps.push({ action, observation, reward, done });
-      if (result.observation.startsWith("You can't do that")) {
-        throw new Error(`Expert action "${action}" was rejected: ${result.observation}`);
-      }
-      if (result.done) {
-        success = result.reward > 0;
-        break;
+    const garden = env;
+    function* policy() {
+      for (
+        let a = nextGardenAction(garden.state!);
+        a !== undefined;
+        a = nextGardenAction(garden.state!)
+      ) {
+        yield a;
       }
     }
-    return {
-      format: "skillc/trace@1",
-      env: env.name,
-      task: { id: reset.taskId, type: reset.taskType, seed: env.task!.seed },
-      goal: reset.goal,
-      initial: reset.observation,
-      steps,
-      success,
-      source: "expert",
-    };
+    return await playExpert(env, reset, policy(), {
+      seed: env.task!.seed,
+      refused: (observation) => observation.startsWith("You can't do that"),
+    });
   }
 }

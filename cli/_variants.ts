@@ -16,7 +16,14 @@ import { compileTraces } from "../compiler/compile.ts";
 import type { ActionModel } from "../runtime/action_model.ts";
 import { episodeBudgets } from "../runtime/task_lists.ts";
 import type { EnvironmentKit, TaskSpec } from "../runtime/environment.ts";
-import { type EvalReport, evaluate, type Evaluation } from "../runtime/evaluate.ts";
+import {
+  type EpisodeRunner,
+  type EvalReport,
+  evaluate,
+  type Evaluation,
+  taskLabel,
+} from "../runtime/evaluate.ts";
+import { evaluateInWorkers } from "./_eval_pool.ts";
 import { agentRunner, expertRunner } from "../runtime/eval_runners.ts";
 import { Honer } from "../runtime/hone.ts";
 import { HoningSession } from "../runtime/honing_session.ts";
@@ -90,30 +97,82 @@ export interface RunVariantOptions {
   maxSkillCalls?: number;
   /** Show a progress bar on stderr. @default true */
   progress?: boolean;
+  /**
+   * Episodes at once (not with honing, which learns from one episode before
+   * the next): with `workerEnv`, in that many worker threads; otherwise
+   * interleaved in this thread (for remote environments, that many
+   * connections). @default 1
+   */
+  concurrency?: number;
+  /** The `--env` value the workers load the environment from (local environments). */
+  workerEnv?: string;
+}
+
+/** The episode runner of a variant: the expert, or the agent with the library. */
+export function variantRunner(
+  kit: EnvironmentKit,
+  options: Pick<
+    RunVariantOptions,
+    "name" | "expert" | "expertOptions" | "library" | "honing" | "maxActions" | "maxSkillCalls"
+  >,
+): EpisodeRunner {
+  if (options.expert) return expertRunner(kit, options.expertOptions ?? {});
+  const lib = options.library;
+  if (!lib) throw new Error(`The "${options.name}" variant needs a skill library`);
+  return agentRunner({
+    kit,
+    library: lib.library,
+    templates: lib.templates,
+    ...(lib.actionModel ? { actionModel: lib.actionModel } : {}),
+    ...(options.honing ? { honing: options.honing } : {}),
+    ...episodeBudgets(kit, options),
+  });
 }
 
 /** Runs one variant on the tasks. */
 export async function runVariant(options: RunVariantOptions): Promise<Evaluation> {
   const { kit } = options;
-  let runner;
-  if (options.expert) {
-    runner = expertRunner(kit, options.expertOptions ?? {});
-  } else {
-    const lib = options.library;
-    if (!lib) throw new Error(`The "${options.name}" variant needs a skill library`);
-    runner = agentRunner({
-      kit,
-      library: lib.library,
-      templates: lib.templates,
-      ...(lib.actionModel ? { actionModel: lib.actionModel } : {}),
-      ...(options.honing ? { honing: options.honing } : {}),
-      ...episodeBudgets(options.kit, options),
-    });
+  const concurrency = options.concurrency ?? 1;
+  if (concurrency > 1 && options.honing) {
+    throw new Error("Honing learns from one episode before the next: run it with concurrency 1");
   }
   const bar = new ProgressBar(options.name, options.tasks.length, options.progress ?? true);
   let successes = 0;
   bar.update(0, 0);
+  if (concurrency > 1 && options.workerEnv !== undefined) {
+    const lib = options.library;
+    return await evaluateInWorkers({
+      envName: kit.name,
+      job: {
+        env: options.workerEnv,
+        name: options.name,
+        envOptions: options.envOptions ?? {},
+        expert: options.expert ?? false,
+        expertOptions: options.expertOptions ?? {},
+        ...(lib && !options.expert
+          ? {
+            library: {
+              skills: lib.library.programs().map((p) => p.skill),
+              templates: [...lib.templates],
+              ...(lib.actionModel ? { actionModel: lib.actionModel.toJSON() } : {}),
+            },
+          }
+          : {}),
+        ...(options.maxActions !== undefined ? { maxActions: options.maxActions } : {}),
+        ...(options.maxSkillCalls !== undefined ? { maxSkillCalls: options.maxSkillCalls } : {}),
+      },
+      tasks: options.tasks,
+      labels: options.tasks.map((t, i) => options.labels?.[i] ?? taskLabel(t, i)),
+      workers: concurrency,
+      onEpisode: (record, done) => {
+        if (record.success) successes++;
+        bar.update(done, successes);
+      },
+    });
+  }
+  const runner = variantRunner(kit, options);
   return await evaluate({
+    concurrency,
     env: kit.name,
     variant: options.name,
     createEnv: () => kit.create(options.envOptions ?? {}),

@@ -17,11 +17,14 @@ import { gardenKit } from "../examples/garden/kit.ts";
 import { deployKit } from "../examples/deploy/kit.ts";
 import { demonstrationTasks, envHelp, kitFromFlag, SHARED_DATA, taskList } from "./_tasks.ts";
 import {
+  type BuiltLibrary,
   byTypeTable,
   compareVariants,
   comparisonTable,
+  induceLibrary,
   markdownTable,
   plural,
+  runVariant,
   VARIANT_DOCS,
   VARIANTS,
   wrap,
@@ -78,6 +81,8 @@ interface Setup {
   /** What the tasks are, in words. */
   taskText: string;
   maxActions: number;
+  /** The demonstration tasks when the expert made them (for the scaling run). */
+  demonstrate?: (count?: number) => TaskSpec[];
 }
 
 /** The results of one environment. */
@@ -92,7 +97,14 @@ interface EnvResult {
   };
   honing: Record<string, number>;
   variants: Record<string, EvalReport & { episodes_per_second: number; nodes_per_second: number }>;
+  /** Induction from 4x the demonstrations (expert demonstrations only). */
+  scaling?: { traces: number; seconds: number; ratio: number };
+  /** The full variant on the task list repeated to THROUGHPUT_EPISODES episodes. */
+  throughput: { episodes: number; seconds: number; success_rate: number };
 }
+
+/** Episodes of the throughput run. */
+const THROUGHPUT_EPISODES = 1000;
 
 async function main(): Promise<number> {
   const flags = parseFlags(Deno.args, {
@@ -129,14 +141,23 @@ async function main(): Promise<number> {
   const out = flags.out ?? "bench";
 
   const results: EnvResult[] = [];
-  for (const kit of kits) results.push(await bench(await benchSetup(kit, request)));
+  const peak = new MemoryPeak();
+  try {
+    for (const kit of kits) {
+      results.push(await bench(await benchSetup(kit, request), () => peak.sample()));
+    }
+  } finally {
+    peak.stop();
+  }
+  const memory = { mib: peak.stop() };
   const json = {
     date: new Date().toISOString(),
     deno: Deno.version.deno,
     command: `deno task bench ${Deno.args.join(" ")}`.trim(),
+    peak_memory_mib: Math.round(memory.mib),
     environments: results,
   };
-  const markdown = renderMarkdown(json.command, json.date, results);
+  const markdown = renderMarkdown(json.command, json.date, results, memory);
   await Deno.mkdir(out, { recursive: true });
   await Deno.writeTextFile(`${out}/results.md`, markdown);
   await Deno.writeTextFile(`${out}/results.json`, `${JSON.stringify(json, null, 2)}\n`);
@@ -169,6 +190,7 @@ async function benchSetup(kit: EnvironmentKit, request: BenchRequest): Promise<S
   }
   let traces: Trace[];
   let source: string;
+  let demonstrate: Setup["demonstrate"];
   if (b.transcripts !== undefined && request.train === undefined && !request.trainDepths) {
     const path = `${request.data}/${b.transcripts}`;
     await mustExist(path);
@@ -176,17 +198,17 @@ async function benchSetup(kit: EnvironmentKit, request: BenchRequest): Promise<S
     source = `${traces.length} transcripts of ${b.transcripts} only`;
   } else {
     const count = request.train ?? b.demonstrations;
-    let tasks: TaskSpec[];
     let what: string;
-    if (request.trainDepths) {
-      tasks = taskList(kit, { split: "train", depths: request.trainDepths, n: count });
-      what = `depth-${
-        request.trainDepths.join(" and depth-")
-      } tasks (seeds from 1, depths in turn)`;
+    const depths = request.trainDepths;
+    if (depths) {
+      demonstrate = (n?: number) =>
+        taskList(kit, { split: "train", depths, ...(n !== undefined ? { n } : {}) });
+      what = `depth-${depths.join(" and depth-")} tasks (seeds from 1, depths in turn)`;
     } else {
-      tasks = demonstrationTasks(kit, count);
+      demonstrate = (n?: number) => demonstrationTasks(kit, n);
       what = b.demonstrationText ?? "demonstration tasks";
     }
+    const tasks = demonstrate(count);
     console.error(`${kit.name}: the expert demonstrates ${tasks.length} tasks...`);
     traces = await generateExpertTraces(kit, tasks, { envOptions });
     source = `expert traces of ${tasks.length} ${what}`;
@@ -203,13 +225,14 @@ async function benchSetup(kit: EnvironmentKit, request: BenchRequest): Promise<S
     tasks,
     taskText: `${tasks.length} ${b.taskText ?? "tasks of the unseen split"}`,
     maxActions: request.maxActions ?? episodeBudgets(kit).maxActions,
+    ...(demonstrate ? { demonstrate } : {}),
   };
 }
 
 /** The example domains of `examples/`, written against the public API only. */
 const EXAMPLE_KITS: Record<string, EnvironmentKit> = { garden: gardenKit, deploy: deployKit };
 
-async function bench(setup: Setup): Promise<EnvResult> {
+async function bench(setup: Setup, sample: () => void): Promise<EnvResult> {
   const { kit } = setup;
   console.error(`${kit.name}: inducing from ${setup.traces.length} traces, running every variant`);
   const c = await compareVariants({
@@ -228,8 +251,15 @@ async function bench(setup: Setup): Promise<EnvResult> {
       nodes_per_second: r.seconds > 0 ? r.node_steps / r.seconds : 0,
     };
   }
+  sample();
+  const throughput = await measureThroughput(setup, c.full);
+  sample();
+  const scaling = await measureScaling(setup, c.full.seconds);
+  sample();
   return {
     env: kit.name,
+    ...(scaling ? { scaling } : {}),
+    throughput,
     demonstrations: { traces: setup.traces.length, source: setup.source },
     tasks: { count: setup.tasks.length, what: setup.taskText },
     max_actions: setup.maxActions,
@@ -246,14 +276,79 @@ async function bench(setup: Setup): Promise<EnvResult> {
   };
 }
 
-function renderMarkdown(command: string, date: string, results: readonly EnvResult[]): string {
+/** The full variant on the task list repeated to {@linkcode THROUGHPUT_EPISODES} episodes. */
+async function measureThroughput(
+  setup: Setup,
+  library: BuiltLibrary,
+): Promise<EnvResult["throughput"]> {
+  const { kit } = setup;
+  console.error(`${kit.name}: ${THROUGHPUT_EPISODES} episodes of the full variant`);
+  const tasks = Array.from(
+    { length: THROUGHPUT_EPISODES },
+    (_, i) => setup.tasks[i % setup.tasks.length],
+  );
+  const { report } = await runVariant({
+    name: "full",
+    kit,
+    envOptions: setup.envOptions,
+    tasks,
+    library,
+    maxActions: setup.maxActions,
+  });
+  return { episodes: tasks.length, seconds: report.seconds, success_rate: report.success_rate };
+}
+
+/**
+ * Induction from 4x the expert's demonstrations, timed like the main one,
+ * when the expert made them and the kit has that many demonstration tasks.
+ */
+async function measureScaling(setup: Setup, base: number): Promise<EnvResult["scaling"]> {
+  const count = setup.traces.length * 4;
+  const tasks = setup.demonstrate?.(count);
+  if (!tasks || tasks.length < count) return undefined;
+  console.error(`${setup.kit.name}: inducing from ${count} demonstrations (scaling)`);
+  const traces = await generateExpertTraces(setup.kit, tasks, { envOptions: setup.envOptions });
+  const seconds = induceLibrary(traces, setup.kit).seconds;
+  return { traces: count, seconds, ratio: base > 0 ? seconds / base : 0 };
+}
+
+/**
+ * The peak of the process's resident memory, sampled every 100 ms while the
+ * event loop is free and whenever `sample` is called (between phases).
+ */
+class MemoryPeak {
+  #peak = 0;
+  #timer: ReturnType<typeof setInterval> | undefined = setInterval(() => this.sample(), 100);
+  /** Takes a sample now. */
+  sample(): void {
+    this.#peak = Math.max(this.#peak, Deno.memoryUsage().rss);
+  }
+  /** Stops sampling; the peak in MiB. */
+  stop(): number {
+    if (this.#timer !== undefined) {
+      clearInterval(this.#timer);
+      this.#timer = undefined;
+      this.sample();
+    }
+    return this.#peak / 2 ** 20;
+  }
+}
+
+function renderMarkdown(
+  command: string,
+  date: string,
+  results: readonly EnvResult[],
+  memory: { mib: number },
+): string {
   const lines = [
     "# Benchmark results",
     "",
     wrap(
       `Produced by \`${command}\` on ${date.slice(0, 10)} (Deno ${Deno.version.deno}). ` +
         "No LLM is used: every role is symbolic. Rates are over all episodes; steps are " +
-        "environment actions.",
+        `environment actions. Peak resident memory of the run (sampled): ${
+          Math.round(memory.mib)
+        } MiB.`,
     ),
     "",
   ];
@@ -271,6 +366,20 @@ function renderMarkdown(command: string, date: string, results: readonly EnvResu
       } in ${r.induction.full.seconds.toFixed(2)} s; linear scripts in ${
         r.induction.linear.seconds.toFixed(2)
       } s.`,
+    );
+    if (r.scaling) {
+      item(
+        `Scaling: induction from ${r.scaling.traces} demonstrations (4x) in ${
+          r.scaling.seconds.toFixed(2)
+        } s, ${r.scaling.ratio.toFixed(2)}x the time of ${r.demonstrations.traces}.`,
+      );
+    }
+    item(
+      `Throughput: ${r.throughput.episodes} episodes of the full variant (the tasks repeated) in ${
+        r.throughput.seconds.toFixed(2)
+      } s, ${(r.throughput.episodes / r.throughput.seconds).toFixed(0)} episodes/s (success ${
+        (100 * r.throughput.success_rate).toFixed(1)
+      }%).`,
     );
     const h = r.honing;
     item(

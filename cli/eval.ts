@@ -75,6 +75,13 @@ ${envHelp(22)}
                         expert  ${VARIANT_DOCS.expert}
   --hone              hone the skills on failures as the tasks run; with --lib
                       every change is committed to the library as a new version
+  --concurrency <n>   episodes at once (default 1): a local environment runs
+                      them in n worker threads, a remote one over n
+                      connections (an --env with several URLs,
+                      agentgym:<env>@http://a:1,http://b:2, spreads them over
+                      the servers); the results are a sequential run's. Not
+                      with --hone, which learns from each episode before the
+                      next
   --env-options <json>  options of each environment instance, e.g.
                       '{"recipes": "../shared/data/textcraft/recipes"}'
   --max-actions <n>   environment actions per episode (default: the
@@ -105,6 +112,7 @@ async function main(): Promise<number> {
     depths: { type: "string" },
     tasks: { type: "string" },
     hone: { type: "boolean" },
+    concurrency: { type: "string" },
     "env-options": { type: "string" },
     "max-actions": { type: "string" },
     "max-skill-calls": { type: "string" },
@@ -129,6 +137,12 @@ async function main(): Promise<number> {
   if (expert && flags.hone) throw new UsageError("--hone does not apply to the expert");
   if (flags.tasks && (flags.split || flags.n || flags.depths)) {
     throw new UsageError("--tasks gives the tasks: drop --split, --n and --depths");
+  }
+  const concurrency = optionalPositive("concurrency", flags.concurrency) ?? 1;
+  if (concurrency > 1 && flags.hone) {
+    throw new UsageError(
+      "--hone learns from each episode before the next: drop --concurrency or --hone",
+    );
   }
   const envOptions = parseEnvOptions(flags["env-options"]);
   const maxActions = optionalPositive("max-actions", flags["max-actions"]);
@@ -202,6 +216,9 @@ async function main(): Promise<number> {
     ...(honing ? { honing } : {}),
     ...(maxActions !== undefined ? { maxActions } : {}),
     ...(maxSkillCalls !== undefined ? { maxSkillCalls } : {}),
+    concurrency,
+    // A remote environment takes its concurrency as connections from this thread.
+    ...(remote ? {} : { workerEnv: flags.env! }),
   });
   if (flags.json) {
     const out: Record<string, unknown> = { ...evaluation.report };

@@ -143,6 +143,13 @@ export interface EvaluateOptions {
   onEpisode?: (record: EpisodeRecord, done: number, total: number) => void | Promise<void>;
   /** The clock, in milliseconds. @default performance.now */
   now?: () => number;
+  /**
+   * Episodes in flight at once, each on its own environment (for remote
+   * environments: that many connections). Records stay in task order and
+   * equal a sequential run's as long as the runner keeps no state between
+   * episodes (honing does). @default 1
+   */
+  concurrency?: number;
 }
 
 /** What {@linkcode evaluate} returns. */
@@ -155,7 +162,8 @@ export interface Evaluation {
 
 /**
  * Runs `run` on every task, each on a fresh environment, and computes the
- * report. Episodes run one after another, in task order.
+ * report. Episodes run one after another, in task order, or
+ * `concurrency` at a time.
  *
  * @param options The environment factory, tasks, runner and callbacks.
  * @returns Every episode's record and the report.
@@ -174,12 +182,20 @@ export interface Evaluation {
 export async function evaluate(options: EvaluateOptions): Promise<Evaluation> {
   const now = options.now ?? (() => performance.now());
   const started = now();
-  const records: EpisodeRecord[] = [];
-  for (const [index, task] of options.tasks.entries()) {
-    const record = await runEpisode(options, task, index, now);
-    records.push(record);
-    await options.onEpisode?.(record, index + 1, options.tasks.length);
-  }
+  const total = options.tasks.length;
+  const records: EpisodeRecord[] = new Array(total);
+  let next = 0;
+  let done = 0;
+  // A pool of lanes, each taking the next task when its episode ends.
+  const lane = async () => {
+    while (next < total) {
+      const index = next++;
+      records[index] = await runEpisode(options, options.tasks[index], index, now);
+      await options.onEpisode?.(records[index], ++done, total);
+    }
+  };
+  const lanes = Math.max(1, Math.min(options.concurrency ?? 1, total));
+  await Promise.all(Array.from({ length: lanes }, lane));
   const seconds = (now() - started) / 1000;
   return {
     records,

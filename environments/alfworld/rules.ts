@@ -63,6 +63,19 @@ export interface ClassRules {
  * ```
  */
 export function classRules(data: AlfredData): ClassRules {
+  // Built once per data set: every environment and task generator shares them,
+  // so the caches keyed by rules (room plans, generated tasks) are hit.
+  let rules = rulesByData.get(data);
+  if (!rules) {
+    rules = buildClassRules(data);
+    rulesByData.set(data, rules);
+  }
+  return rules;
+}
+
+const rulesByData = new WeakMap<AlfredData, ClassRules>();
+
+function buildClassRules(data: AlfredData): ClassRules {
   const c = data.constants;
   const byName = new Map<string, string>();
   for (const cls of [...c.OBJECTS, ...c.RECEPTACLES, ...Object.keys(c.VAL_RECEPTACLE_OBJECTS)]) {

@@ -64,18 +64,15 @@ interface Resolved {
   plans: Map<string, RoomPlan>;
   /** Memo of floorPlansFor by `split/type`. */
   hosts: Map<string, FloorPlan[]>;
+  /** Memo of makeTask by task id: a task is a pure function of its id. */
+  tasks: Map<string, AlfworldTask>;
 }
 
-const defaultRules = new WeakMap<AlfredData, ClassRules>();
 const resolvedCache = new WeakMap<AlfredData, WeakMap<ClassRules, Resolved>>();
 
 function resolve(source: TaskSource = {}): Resolved {
   const data = source.data ?? loadAlfredData();
-  let rules = source.rules ?? defaultRules.get(data);
-  if (!rules) {
-    rules = classRules(data);
-    defaultRules.set(data, rules);
-  }
+  const rules = source.rules ?? classRules(data);
   let byRules = resolvedCache.get(data);
   if (!byRules) {
     byRules = new WeakMap();
@@ -84,7 +81,7 @@ function resolve(source: TaskSource = {}): Resolved {
   const hit = byRules.get(rules);
   if (hit) return hit;
   const plans = new Map(data.floorPlans.map((fp) => [fp.name, roomPlan(data, rules, fp)]));
-  const resolved = { data, rules, plans, hosts: new Map<string, FloorPlan[]>() };
+  const resolved = { data, rules, plans, hosts: new Map<string, FloorPlan[]>(), tasks: new Map() };
   byRules.set(rules, resolved);
   return resolved;
 }
@@ -130,15 +127,21 @@ export function makeTask(
   source?: TaskSource,
 ): AlfworldTask {
   const r = resolve(source);
+  const id = taskId(split, type, index);
+  const known = r.tasks.get(id);
+  if (known) return known;
   const plans = floorPlansFor(split, type, source);
   if (plans.length === 0) {
     throw new RangeError(`No floor plan of the "${split}" split can host "${type}" tasks`);
   }
   const fp = plans[index % plans.length];
-  const id = taskId(split, type, index);
   const seed = hashString(id);
   const spec = generateScene(r.plans.get(fp.name)!, r.rules, { type, seed, id })!;
-  return { id, split, type, index, floorPlan: fp.name, seed, spec };
+  // Frozen: the memo hands the same task to every caller.
+  const task = deepFreeze({ id, split, type, index, floorPlan: fp.name, seed, spec });
+  // Train ids run into the thousands; keep the memo bounded.
+  if (r.tasks.size < 10_000) r.tasks.set(id, task);
+  return task;
 }
 
 /**
@@ -197,4 +200,12 @@ export function taskFromSeed(
   const type = options.type ?? TASK_TYPES[n % TASK_TYPES.length];
   const index = options.type ? n : Math.floor(n / TASK_TYPES.length);
   return makeTask(options.split ?? "train", type, index, options);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }

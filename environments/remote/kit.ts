@@ -17,24 +17,27 @@ export const REMOTE_PREFIX = "agentgym:";
 export interface RemoteName {
   /** The local kit's name, e.g. `textcraft`. */
   env: string;
-  /** The server's base URL, e.g. `http://127.0.0.1:36001`. */
+  /** The server's base URL, e.g. `http://127.0.0.1:36001` (the first of `urls`). */
   url: string;
+  /** Every server's base URL: episodes are spread over them in turn. */
+  urls: string[];
 }
 
 /**
- * Parses `agentgym:<env>@<url>`.
+ * Parses `agentgym:<env>@<url>[,<url>...]`: one server, or several serving
+ * the same environment (episodes are spread over them).
  *
- * @throws {TypeError} When the name does not have that form or the URL is not http(s).
+ * @throws {TypeError} When the name does not have that form or a URL is not http(s).
  *
  * @example Usage
  * ```ts
  * import { parseRemoteName } from "./kit.ts";
  * console.log(parseRemoteName("agentgym:textcraft@http://127.0.0.1:36001"));
- * // { env: "textcraft", url: "http://127.0.0.1:36001" }
+ * // { env: "textcraft", url: "http://127.0.0.1:36001", urls: ["http://127.0.0.1:36001"] }
  * ```
  */
 export function parseRemoteName(spec: string): RemoteName {
-  const form = `expected "${REMOTE_PREFIX}<env>@http://host:port"`;
+  const form = `expected "${REMOTE_PREFIX}<env>@http://host:port[,http://host:port...]"`;
   if (!spec.startsWith(REMOTE_PREFIX)) {
     throw new TypeError(`Invalid remote environment "${spec}": ${form}`);
   }
@@ -42,20 +45,22 @@ export function parseRemoteName(spec: string): RemoteName {
   // The last "@http..." splits: a plugin path may itself contain "@".
   const m = /^(.+)@(https?:\/\/.*)$/.exec(rest) ?? /^(.+)@(.*)$/.exec(rest);
   const env = m?.[1] ?? "";
-  const url = (m?.[2] ?? "").replace(/\/+$/, "");
-  if (env === "" || url === "") {
+  const urls = (m?.[2] ?? "").split(",").map((u) => u.trim().replace(/\/+$/, ""));
+  if (env === "" || urls.some((u) => u === "")) {
     throw new TypeError(`Invalid remote environment "${spec}": ${form}`);
   }
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new TypeError(`Invalid remote environment "${spec}": "${url}" is not a URL`);
+  for (const url of urls) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new TypeError(`Invalid remote environment "${spec}": "${url}" is not a URL`);
+    }
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+      throw new TypeError(`Invalid remote environment "${spec}": "${url}" is not an http(s) URL`);
+    }
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new TypeError(`Invalid remote environment "${spec}": "${url}" is not an http(s) URL`);
-  }
-  return { env, url };
+  return { env, url: urls[0], urls };
 }
 
 const twins = new WeakMap<EnvironmentKit, EnvironmentKit>();
@@ -90,16 +95,19 @@ export function localKit(kit: EnvironmentKit): EnvironmentKit {
  * ```
  */
 export function remoteKit(spec: string, local: EnvironmentKit): EnvironmentKit {
-  const { env: envSpec, url } = parseRemoteName(spec);
+  const { env: envSpec, urls } = parseRemoteName(spec);
   const envName = local.name;
+  let created = 0;
   const kit: EnvironmentKit = {
-    name: `${REMOTE_PREFIX}${envSpec}@${url}`,
+    name: `${REMOTE_PREFIX}${envSpec}@${urls.join(",")}`,
     vocabulary: local.vocabulary,
     create(options: Record<string, unknown> = {}): RemoteEnvironment {
       const { timeoutMs } = options;
       if (timeoutMs !== undefined && typeof timeoutMs !== "number") {
         throw new TypeError(`Remote environment option "timeoutMs" must be a number`);
       }
+      // Several servers: each new environment goes to the next one.
+      const url = urls[created++ % urls.length];
       return new RemoteEnvironment(url, { envName, vocabulary: local.vocabulary, timeoutMs });
     },
     grounder: () => local.grounder(),

@@ -22,6 +22,8 @@ import { FactStore } from "../../runtime/fact_store.ts";
 import { collectRun, runSkill } from "../../runtime/interpreter.ts";
 import { loadSkillFile } from "../../runtime/library.ts";
 import { startServe } from "../cli/_run.ts";
+import { type EpisodeRecord, evaluate } from "../../runtime/evaluate.ts";
+import { expertRunner } from "../../runtime/eval_runners.ts";
 
 const root = new URL("../../", import.meta.url);
 const STICK_SPEC = {
@@ -228,7 +230,20 @@ Deno.test("the registry resolves agentgym:textcraft@http://127.0.0.1:PORT names"
   assert.deepEqual(parseRemoteName("agentgym:textcraft@http://h:1/"), {
     env: "textcraft",
     url: "http://h:1",
+    urls: ["http://h:1"],
   });
+  assert.deepEqual(parseRemoteName("agentgym:textcraft@http://h:1/,http://h:2").urls, [
+    "http://h:1",
+    "http://h:2",
+  ]);
+  assert.throws(
+    () => parseRemoteName("agentgym:textcraft@http://h:1,"),
+    /Invalid remote environment/,
+  );
+  assert.throws(
+    () => parseRemoteName("agentgym:textcraft@http://h:1,ftp://h:2"),
+    /"ftp:\/\/h:2" is not an http\(s\) URL/,
+  );
 });
 
 Deno.test("a refused connection is a clear error naming the URL and endpoint", async () => {
@@ -471,4 +486,32 @@ Deno.test("the server accepts AgentGym's own TextCraft client requests", async (
     assert.notEqual(explicit.id, created.id);
     for (const id of [created.id, explicit.id]) assert.equal(await post("/close", { id }), true);
   });
+});
+
+Deno.test("episodes spread over several servers, several at a time, as a sequential run", async () => {
+  const a = serveEnvironment(textcraftKit, { port: 0 });
+  const b = serveEnvironment(textcraftKit, { port: 0 });
+  const urls = [a, b].map((s) => `http://127.0.0.1:${s.addr.port}`);
+  try {
+    const kit = remoteKit(`agentgym:textcraft@${urls.join(",")}`, textcraftKit);
+    const created = [kit.create(), kit.create(), kit.create()] as RemoteEnvironment[];
+    assert.deepEqual(created.map((e) => e.baseUrl), [urls[0], urls[1], urls[0]]);
+    const tasks = textcraftTasks({ depths: [1, 2], count: 6, seed: 3 });
+    const run = (concurrency: number) =>
+      evaluate({
+        env: kit.name,
+        createEnv: () => kit.create(),
+        tasks,
+        runner: expertRunner(kit),
+        concurrency,
+      });
+    const sequential = await run(1);
+    const parallel = await run(3);
+    const strip = (r: EpisodeRecord) => ({ ...r, seconds: 0 });
+    assert.deepEqual(parallel.records.map(strip), sequential.records.map(strip));
+    assert.equal(parallel.report.success_rate, 1);
+  } finally {
+    await a.shutdown();
+    await b.shutdown();
+  }
 });

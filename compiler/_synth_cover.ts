@@ -19,7 +19,7 @@ import { evalExpr } from "../dsl/expr/eval.ts";
 import { printExpr } from "../dsl/expr/print.ts";
 import type { Vocabulary } from "../dsl/vocabulary.ts";
 import { conjunction } from "./_synth_expr.ts";
-import { cmpText, type Literal, LitKind } from "./_synth_literals.ts";
+import { cmpText, type Literal, LitKind, scopeKey } from "./_synth_literals.ts";
 import type { Example } from "./synth_types.ts";
 
 /** Literals kept for the search. */
@@ -77,13 +77,22 @@ export function scoreLiterals(
 ): Scored[] {
   const words = Math.ceil(negatives.length / 32);
   const best = new Map<string, Scored>();
+  const pos = positives.map(truthMemo);
+  const neg = negatives.map(truthMemo);
+  // Truth by literal text, remembered per situation across calls.
+  const truthOf = (lit: Literal, sit: Example, memo: Map<string, boolean | undefined>) => {
+    if (memo.has(lit.text)) return memo.get(lit.text);
+    const v = truth(vocab, lit.expr, sit);
+    memo.set(lit.text, v);
+    return v;
+  };
   for (const lit of lits) {
-    if (!positives.every((p) => truth(vocab, lit.expr, p) === true)) continue;
+    if (!positives.every((p, i) => truthOf(lit, p, pos[i]) === true)) continue;
     const kills = new Uint32Array(words);
     const errs = new Uint32Array(words);
     let killCount = 0;
     negatives.forEach((n, i) => {
-      const v = truth(vocab, lit.expr, n);
+      const v = truthOf(lit, n, neg[i]);
       if (v === false) {
         kills[i >>> 5] |= 1 << (i & 31);
         killCount++;
@@ -99,6 +108,24 @@ export function scoreLiterals(
   return [...best.values()]
     .sort((a, b) => b.killCount - a.killCount || cmpLit(a.lit, b.lit))
     .slice(0, MAX_LITERALS);
+}
+
+const truthMemos = new WeakMap<object, Map<string, Map<string, boolean | undefined>>>();
+
+/** The memo of literal truths of a situation (its fact state and scope). */
+function truthMemo(sit: Example): Map<string, boolean | undefined> {
+  let byScope = truthMemos.get(sit.facts);
+  if (!byScope) {
+    byScope = new Map();
+    truthMemos.set(sit.facts, byScope);
+  }
+  const key = scopeKey(sit.scope);
+  let memo = byScope.get(key);
+  if (!memo) {
+    memo = new Map();
+    byScope.set(key, memo);
+  }
+  return memo;
 }
 
 /** Literal order: smaller, fewer constants, kind, text. */

@@ -95,7 +95,15 @@ class Collector {
     if (this.full) return;
     const vars = freeVars(expr);
     if (![...this.space.mention].some((m) => vars.has(m))) return;
-    const lit = makeLiteral(expr, kind);
+    this.#push(makeLiteral(expr, kind));
+  }
+
+  /** Adds a literal already known to mention the space's variables. */
+  addLiteral(lit: Literal): void {
+    if (!this.full) this.#push(lit);
+  }
+
+  #push(lit: Literal): void {
     if (this.#seen.has(lit.text)) return;
     this.#seen.add(lit.text);
     this.out.push(lit);
@@ -114,28 +122,74 @@ export function stateLiterals(
 ): Literal[] {
   const c = new Collector(space);
   sits.forEach((sit, i) => {
-    // A negated literal's constants must hold in every negative, so they can
-    // all be found in the first one.
-    const add = (e: Expr, kind: LitKind): void => {
-      if (negate && i > 0 && constantCount(e) > 0) return;
-      c.add(e, kind);
-    };
-    for (const { atom, at } of atomsAboutScope(space, sit)) {
+    for (const lit of situationLiterals(space, sit, negate)) {
       if (c.full) return;
-      for (const lifted of liftAtom(space, sit, atom, new Map())) {
-        add(negate ? notNode(lifted) : lifted, negate ? LitKind.NotAtom : LitKind.Atom);
-      }
-      for (const { type, body } of objectLinks(space, sit, atom, at)) {
-        add(
-          negate
-            ? notNode(quantNode("exists", space.existsVar, type, body))
-            : quantNode("exists", space.existsVar, type, body),
-          negate ? LitKind.NotExists : LitKind.Exists,
-        );
-      }
+      // A negated literal's constants must hold in every negative, so they can
+      // all be found in the first one.
+      if (negate && i > 0 && lit.constants > 0) continue;
+      c.addLiteral(lit);
     }
   });
   return c.out;
+}
+
+/**
+ * The literals of one situation that mention the space's variables, in
+ * generation order (at most {@linkcode MAX_GENERATED}). Memoised per fact
+ * state, scope and space: the synthesizers ask again for the same
+ * situations (a loop's filter is synthesized with each instance left out).
+ */
+function situationLiterals(space: LiteralSpace, sit: Example, negate: boolean): Literal[] {
+  const key = `${negate ? "-" : "+"}${spaceKey(space)}|${scopeKey(sit.scope)}`;
+  let memo = literalMemo.get(sit.facts);
+  if (!memo) {
+    memo = new Map();
+    literalMemo.set(sit.facts, memo);
+  }
+  const hit = memo.get(key);
+  if (hit) return hit;
+  const c = new Collector(space);
+  for (const { atom, at } of atomsAboutScope(space, sit)) {
+    if (c.full) break;
+    for (const lifted of liftAtom(space, sit, atom, new Map())) {
+      c.add(negate ? notNode(lifted) : lifted, negate ? LitKind.NotAtom : LitKind.Atom);
+    }
+    for (const { type, body } of objectLinks(space, sit, atom, at)) {
+      c.add(
+        negate
+          ? notNode(quantNode("exists", space.existsVar, type, body))
+          : quantNode("exists", space.existsVar, type, body),
+        negate ? LitKind.NotExists : LitKind.Exists,
+      );
+    }
+  }
+  memo.set(key, c.out);
+  return c.out;
+}
+
+const literalMemo = new WeakMap<object, Map<string, Literal[]>>();
+const spaceKeys = new WeakMap<LiteralSpace, string>();
+
+function spaceKey(space: LiteralSpace): string {
+  let key = spaceKeys.get(space);
+  if (key === undefined) {
+    key = JSON.stringify([
+      Object.entries(space.varTypes).sort(),
+      [...space.mention].sort(),
+      space.existsVar,
+    ]);
+    spaceKeys.set(space, key);
+  }
+  return key;
+}
+
+/** A scope as text, for memo keys (values are atoms, numbers or lists of them). */
+export function scopeKey(scope: Readonly<Record<string, unknown>>): string {
+  return JSON.stringify(Object.entries(scope).sort((a, b) => cmpKey(a[0], b[0])));
+}
+
+function cmpKey(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**

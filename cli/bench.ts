@@ -67,6 +67,8 @@ ${envHelp(25)}
   --max-actions <n>      actions per episode (default: the environment's, e.g.
                          TextCraft 100, ALFWorld 50, ReAct's limit); skill
                          calls may be as many as actions
+  --throughput <n>       episodes of the throughput run: the full variant on
+                         the tasks repeated (default 1000; 0 skips it)
   --json                 also print the JSON to stdout
   -h, --help             show this help`;
 
@@ -100,10 +102,10 @@ interface EnvResult {
   /** Induction from 4x the demonstrations (expert demonstrations only). */
   scaling?: { traces: number; seconds: number; ratio: number };
   /** The full variant on the task list repeated to THROUGHPUT_EPISODES episodes. */
-  throughput: { episodes: number; seconds: number; success_rate: number };
+  throughput?: { episodes: number; seconds: number; success_rate: number };
 }
 
-/** Episodes of the throughput run. */
+/** Episodes of the throughput run by default. */
 const THROUGHPUT_EPISODES = 1000;
 
 async function main(): Promise<number> {
@@ -115,6 +117,7 @@ async function main(): Promise<number> {
     "train-depths": { type: "string" },
     n: { type: "string" },
     "max-actions": { type: "string" },
+    throughput: { type: "string" },
     json: { type: "boolean" },
     help: { type: "boolean", short: "h" },
   });
@@ -133,6 +136,7 @@ async function main(): Promise<number> {
     ...(flags["max-actions"] !== undefined
       ? { maxActions: positive("max-actions", flags["max-actions"], 1) }
       : {}),
+    throughput: intFlag("throughput", flags.throughput, THROUGHPUT_EPISODES),
   };
   const which = flags.env ?? "all";
   const kits = which === "all"
@@ -144,7 +148,8 @@ async function main(): Promise<number> {
   const peak = new MemoryPeak();
   try {
     for (const kit of kits) {
-      results.push(await bench(await benchSetup(kit, request), () => peak.sample()));
+      const setup = await benchSetup(kit, request);
+      results.push(await bench(setup, request.throughput, () => peak.sample()));
     }
   } finally {
     peak.stop();
@@ -174,6 +179,8 @@ interface BenchRequest {
   trainDepths?: number[];
   n?: number;
   maxActions?: number;
+  /** Episodes of the throughput run (0: none). */
+  throughput: number;
 }
 
 /**
@@ -232,7 +239,7 @@ async function benchSetup(kit: EnvironmentKit, request: BenchRequest): Promise<S
 /** The example domains of `examples/`, written against the public API only. */
 const EXAMPLE_KITS: Record<string, EnvironmentKit> = { garden: gardenKit, deploy: deployKit };
 
-async function bench(setup: Setup, sample: () => void): Promise<EnvResult> {
+async function bench(setup: Setup, episodes: number, sample: () => void): Promise<EnvResult> {
   const { kit } = setup;
   console.error(`${kit.name}: inducing from ${setup.traces.length} traces, running every variant`);
   const c = await compareVariants({
@@ -252,14 +259,14 @@ async function bench(setup: Setup, sample: () => void): Promise<EnvResult> {
     };
   }
   sample();
-  const throughput = await measureThroughput(setup, c.full);
+  const throughput = episodes > 0 ? await measureThroughput(setup, c.full, episodes) : undefined;
   sample();
   const scaling = await measureScaling(setup, c.full.seconds);
   sample();
   return {
     env: kit.name,
     ...(scaling ? { scaling } : {}),
-    throughput,
+    ...(throughput ? { throughput } : {}),
     demonstrations: { traces: setup.traces.length, source: setup.source },
     tasks: { count: setup.tasks.length, what: setup.taskText },
     max_actions: setup.maxActions,
@@ -276,15 +283,16 @@ async function bench(setup: Setup, sample: () => void): Promise<EnvResult> {
   };
 }
 
-/** The full variant on the task list repeated to {@linkcode THROUGHPUT_EPISODES} episodes. */
+/** The full variant on the task list repeated to `episodes` episodes. */
 async function measureThroughput(
   setup: Setup,
   library: BuiltLibrary,
+  episodes: number,
 ): Promise<EnvResult["throughput"]> {
   const { kit } = setup;
-  console.error(`${kit.name}: ${THROUGHPUT_EPISODES} episodes of the full variant`);
+  console.error(`${kit.name}: ${episodes} episodes of the full variant`);
   const tasks = Array.from(
-    { length: THROUGHPUT_EPISODES },
+    { length: episodes },
     (_, i) => setup.tasks[i % setup.tasks.length],
   );
   const { report } = await runVariant({
@@ -374,13 +382,16 @@ function renderMarkdown(
         } s, ${r.scaling.ratio.toFixed(2)}x the time of ${r.demonstrations.traces}.`,
       );
     }
-    item(
-      `Throughput: ${r.throughput.episodes} episodes of the full variant (the tasks repeated) in ${
-        r.throughput.seconds.toFixed(2)
-      } s, ${(r.throughput.episodes / r.throughput.seconds).toFixed(0)} episodes/s (success ${
-        (100 * r.throughput.success_rate).toFixed(1)
-      }%).`,
-    );
+    const t = r.throughput;
+    if (t) {
+      item(
+        `Throughput: ${t.episodes} episodes of the full variant (the tasks repeated) in ${
+          t.seconds.toFixed(2)
+        } s, ${(t.episodes / t.seconds).toFixed(0)} episodes/s (success ${
+          (100 * t.success_rate).toFixed(1)
+        }%).`,
+      );
+    }
     const h = r.honing;
     item(
       `Honing: ${h.graft} grafts, ${h.solidify} solidified, ${h.remove} removed, ${h.narrow} narrowed.`,

@@ -6,17 +6,23 @@ const bench = (args: string[]): Promise<CliOutput> =>
 
 Deno.test("bench writes a markdown table and JSON with throughput and induction time", async () => {
   const out = await Deno.makeTempDir();
-  const r = await bench(["--env", "textcraft", "--train", "20", "--n", "6", "--out", out]);
+  const args = ["--env", "textcraft", "--train", "10", "--n", "6", "--throughput", "30"];
+  const r = await bench([...args, "--out", out]);
   assert.equal(r.code, 0, r.stderr);
   const json = JSON.parse(await Deno.readTextFile(`${out}/results.json`));
   const md = await Deno.readTextFile(`${out}/results.md`);
   assert.equal(r.stdout.trim(), md.trim(), "the markdown is also printed");
-  assert.equal(json.command, `deno task bench --env textcraft --train 20 --n 6 --out ${out}`);
+  assert.equal(json.command, `deno task bench ${args.join(" ")} --out ${out}`);
+  assert.ok(json.peak_memory_mib > 10, `peak memory ${json.peak_memory_mib}`);
   assert.equal(json.environments.length, 1);
   const tc = json.environments[0];
   assert.equal(tc.env, "textcraft");
   assert.equal(tc.tasks.count, 6);
-  assert.equal(tc.demonstrations.traces, 20);
+  assert.equal(tc.demonstrations.traces, 10);
+  assert.equal(tc.throughput.episodes, 30);
+  assert.ok(tc.throughput.seconds > 0 && tc.throughput.success_rate > 0.5);
+  assert.equal(tc.scaling.traces, 40);
+  assert.equal(tc.scaling.ratio, tc.scaling.seconds / tc.induction.full.seconds);
   assert.ok(tc.induction.full.seconds > 0 && tc.induction.linear.seconds > 0);
   assert.deepEqual(Object.keys(tc.variants), ["expert", "linear", "full", "hone"]);
   const full = tc.variants.full;
@@ -28,6 +34,16 @@ Deno.test("bench writes a markdown table and JSON with throughput and induction 
   assert.match(md, /^# Benchmark results\n\nProduced by `deno task bench --env textcraft/);
   assert.match(md, /\| variant \| episodes\/s \| node evaluations \| node evaluations\/s \|/);
   assert.match(md, /Induction: 1 skill/);
+  const flat = md.replace(/\s+/g, " ");
+  assert.match(
+    flat,
+    /Scaling: induction from 40 demonstrations \(4x\) in [\d.]+ s, [\d.]+x the time of 10\./,
+  );
+  assert.match(
+    flat,
+    /Throughput: 30 episodes of the full variant \(the tasks repeated\) in [\d.]+ s/,
+  );
+  assert.match(flat, /Peak resident memory of the run \(sampled\): \d+ MiB/);
 });
 
 Deno.test("bench rejects bad usage and missing data with exit 2", async () => {

@@ -18,7 +18,7 @@ import type { Expr } from "../dsl/expr/ast.ts";
 import { printExpr } from "../dsl/expr/print.ts";
 import { freeVars } from "../dsl/expr/vars.ts";
 import type { Atom, AtomArg } from "../dsl/facts.ts";
-import { isAssignable, isObjectType, type Vocabulary } from "../dsl/vocabulary.ts";
+import { isAssignable, isObjectType, own, type Vocabulary } from "../dsl/vocabulary.ts";
 import {
   binNode,
   callNode,
@@ -244,7 +244,7 @@ function liftAtom(
   atom: Atom,
   fixed: ReadonlyMap<number, Expr>,
 ): Expr[] {
-  const params = space.vocab.predicates[atom.pred]?.params;
+  const params = own(space.vocab.predicates, atom.pred)?.params;
   if (!params || params.length !== atom.args.length) return [];
   const options: Expr[][] = atom.args.map((arg, j) => {
     const f = fixed.get(j);
@@ -290,7 +290,7 @@ function objectLinks(
   at: number,
   seconds = true,
 ): { type: string; body: Expr }[] {
-  const params = space.vocab.predicates[atom.pred]?.params ?? [];
+  const params = own(space.vocab.predicates, atom.pred)?.params ?? [];
   const scopeValues = new Set(Object.values(sit.scope));
   const y = space.existsVar;
   const out: { type: string; body: Expr }[] = [];

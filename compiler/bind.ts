@@ -40,7 +40,13 @@ import { valueEquals } from "../dsl/expr/eval.ts";
 import { printExpr } from "../dsl/expr/print.ts";
 import { freeVars, literalExpr } from "../dsl/expr/vars.ts";
 import type { Value } from "../dsl/facts.ts";
-import { isAssignable, isObjectType, type TypeDecl, type Vocabulary } from "../dsl/vocabulary.ts";
+import {
+  isAssignable,
+  isObjectType,
+  own,
+  type TypeDecl,
+  type Vocabulary,
+} from "../dsl/vocabulary.ts";
 import {
   type Candidate,
   intermediates,
@@ -251,7 +257,7 @@ function targetObjectType(
     const c: string = cur;
     if (types.every((t) => isAssignable(vocab, t, c))) break;
     seen.add(c);
-    const decl: TypeDecl | undefined = vocab.types[c];
+    const decl: TypeDecl | undefined = own(vocab.types, c);
     cur = c === "Object"
       ? undefined
       : decl?.kind === "object"

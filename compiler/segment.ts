@@ -11,6 +11,7 @@
  */
 import type { Atom, AtomArg, FactView, Value } from "../dsl/facts.ts";
 import type { LandmarkDecl, Vocabulary } from "../dsl/vocabulary.ts";
+import { own } from "../dsl/vocabulary.ts";
 import { isObjectType } from "../dsl/vocabulary.ts";
 import { matchAction } from "../dsl/action.ts";
 import { parseExpr } from "../dsl/expr/parse.ts";
@@ -236,7 +237,7 @@ export function segmentTraces(grounded: readonly GroundedTrace[], vocab: Vocabul
   // The task names the objects it is about when a fact of its first
   // observation that never changes holds of exactly the objects the trace
   // reaches the landmark for (`wanted(api 2)`), in every trace.
-  const unary = [...staticPreds].filter((p) => vocab.predicates[p]?.params.length === 1);
+  const unary = [...staticPreds].filter((p) => own(vocab.predicates, p)?.params.length === 1);
   const names = (key: string) => {
     const traces = [...reached].filter(([k]) => k.startsWith(`${key}@`)).map(([, v]) => v);
     return unary.some((pred) =>
@@ -303,7 +304,7 @@ export function segmentParams(
 ): SegmentParam[] {
   const after = g.states[i + 1];
   const before = g.states[i];
-  const predDecl = vocab.predicates[hit.atom.pred];
+  const predDecl = own(vocab.predicates, hit.atom.pred);
   const action = matchAction(vocab, g.steps[i].action);
   const params: SegmentParam[] = [];
   const used = new Set<string>();
@@ -338,7 +339,7 @@ function describedBy(
   staticPreds: ReadonlySet<string>,
 ): boolean {
   for (const pred of staticPreds) {
-    const arity = vocab.predicates[pred]?.params.length ?? 0;
+    const arity = own(vocab.predicates, pred)?.params.length ?? 0;
     for (let at = 0; at < arity; at++) {
       const pattern = Array.from({ length: arity }, (_, i) => i === at ? object : null);
       if (facts.query(pred, pattern).length > 0) return true;
@@ -387,7 +388,7 @@ export function classOf(
   for (const [pred, decl] of Object.entries(vocab.predicates)) {
     if (decl.params.length !== 2) continue;
     const [objType, valueType] = decl.params;
-    if (!isObjectType(vocab, objType) || vocab.types[valueType]?.kind !== "value") continue;
+    if (!isObjectType(vocab, objType) || own(vocab.types, valueType)?.kind !== "value") continue;
     const atoms = facts.query(pred, [object, null]);
     if (atoms.length === 1 && typeof atoms[0].args[1] === "string") {
       return { pred, type: valueType, value: atoms[0].args[1] };
@@ -450,7 +451,7 @@ export function countThreshold(
   for (const s of segments) {
     const atom = s.landmark?.atom;
     if (!atom || s.landmark!.declaration.on !== "add") return undefined;
-    const types = vocab.predicates[atom.pred]?.params ?? [];
+    const types = own(vocab.predicates, atom.pred)?.params ?? [];
     const at = atom.args.findIndex((a, i) => typeof a === "number" && types[i] === "Num");
     if (at < 0) return undefined;
     after = Math.min(after, atom.args[at] as number);
@@ -485,7 +486,7 @@ export function liftedLandmark(
 ): string | undefined {
   if (!segment.landmark) return undefined;
   const { atom, declaration: decl } = segment.landmark;
-  const predDecl = vocab.predicates[atom.pred];
+  const predDecl = own(vocab.predicates, atom.pred);
   const terms: string[] = [];
   const classLits: string[] = [];
   const bound: { name: string; type: string }[] = [];

@@ -201,7 +201,7 @@ export function vocabularyProblems(vocab: Vocabulary): string[] {
     }
     decl.params.forEach((t, i) => knownType(`function "${name}" parameter ${i + 1}`, t));
     knownType(`function "${name}" result`, decl.returns);
-    const pred = vocab.predicates[decl.predicate];
+    const pred = own(vocab.predicates, decl.predicate);
     if (!pred) {
       problems.push(`function "${name}": its predicate "${decl.predicate}" is not declared`);
     } else if (pred.params.length !== decl.params.length + 1) {
@@ -270,6 +270,20 @@ export type TypeRef =
  * console.log(parseTypeName("List<Item>")); // { kind: "list", of: { kind: "scalar", name: "Item" } }
  * ```
  */
+/**
+ * `record[key]` when `key` is the record's own entry: names that come from
+ * data (`constructor`, `__proto__`, `toString`) never reach the prototype.
+ *
+ * @example Usage
+ * ```ts
+ * import { own } from "./vocabulary.ts";
+ * console.log(own({ a: 1 }, "a"), own({ a: 1 }, "constructor")); // 1 undefined
+ * ```
+ */
+export function own<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
 export function parseTypeName(text: string): TypeRef | undefined {
   // Checkers and synthesis ask for the same few names millions of times.
   if (TYPE_NAMES.has(text)) return TYPE_NAMES.get(text);
@@ -313,7 +327,7 @@ export function isKnownType(vocab: Vocabulary, name: string): boolean {
 
 /** Whether `name` is `Object` or a declared object type. */
 export function isObjectType(vocab: Vocabulary, name: string): boolean {
-  return name === "Object" || vocab.types[name]?.kind === "object";
+  return name === "Object" || own(vocab.types, name)?.kind === "object";
 }
 
 /**
@@ -337,7 +351,9 @@ export function isAssignable(vocab: Vocabulary, sub: string, sup: string): boole
       isAssignable(vocab, formatType(a.of), formatType(b.of));
   }
   if (a.name === b.name) return true;
-  if (a.name === "Str") return isObjectType(vocab, b.name) || vocab.types[b.name]?.kind === "value";
+  if (a.name === "Str") {
+    return isObjectType(vocab, b.name) || own(vocab.types, b.name)?.kind === "value";
+  }
   if (!isObjectType(vocab, a.name) || !isObjectType(vocab, b.name)) return false;
   if (b.name === "Object") return true;
   const seen = new Set<string>();
@@ -345,7 +361,7 @@ export function isAssignable(vocab: Vocabulary, sub: string, sup: string): boole
   while (cur && cur !== "Object" && !seen.has(cur)) {
     if (cur === b.name) return true;
     seen.add(cur);
-    const decl: TypeDecl | undefined = vocab.types[cur];
+    const decl: TypeDecl | undefined = own(vocab.types, cur);
     cur = decl?.kind === "object" ? (decl.parent ?? "Object") : undefined;
   }
   return false;

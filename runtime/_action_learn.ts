@@ -13,6 +13,7 @@ import { evalExpr } from "../dsl/expr/eval.ts";
 import { matchAction } from "../dsl/action.ts";
 import type { Atom, AtomArg, FactDelta, FactView, Value } from "../dsl/facts.ts";
 import type { ActionDecl, ActionParam, Vocabulary } from "../dsl/vocabulary.ts";
+import { own } from "../dsl/vocabulary.ts";
 import { isAssignable } from "../dsl/vocabulary.ts";
 import {
   type Candidate,
@@ -131,7 +132,7 @@ export function learnEntries(
   const groups = samplesByAction(vocab, transitions);
   for (const name of Object.keys(vocab.actions)) {
     const samples = groups.get(name);
-    if (samples) out[name] = learnEntry(vocab, vocab.actions[name], samples, options);
+    if (samples) out[name] = learnEntry(vocab, own(vocab.actions, name)!, samples, options);
   }
   return out;
 }
@@ -310,7 +311,7 @@ function liftAtom(
   sample: Sample,
   atom: Atom,
 ): LiftedAtom[] {
-  const types = vocab.predicates[atom.pred]?.params;
+  const types = own(vocab.predicates, atom.pred)?.params;
   if (!types || types.length !== atom.args.length) return [];
   const newObjects = sample.delta?.objects ?? {};
   let variants: LiftedAtom["args"][] = [[]];

@@ -24,6 +24,7 @@ import { printExpr } from "../dsl/expr/print.ts";
 import { substitute } from "../dsl/expr/vars.ts";
 import type { AtomArg, FactDelta, FactView } from "../dsl/facts.ts";
 import type { Vocabulary } from "../dsl/vocabulary.ts";
+import { own } from "../dsl/vocabulary.ts";
 import {
   type ActionEntryData,
   type ActionLearnOptions,
@@ -256,7 +257,7 @@ export class ActionModel {
   predict(facts: FactView, actionText: string): FactDelta | undefined {
     const m = matchAction(this.vocab, actionText);
     const compiled = m && this.#compiled.get(m.action);
-    if (!m || !compiled || this.#data.actions[m.action].observed === 0) return undefined;
+    if (!m || !compiled || own(this.#data.actions, m.action)!.observed === 0) return undefined;
     return {
       add: compiled.add.map((e) => ground(e, m.args)).filter((a) => !facts.has(a)),
       remove: compiled.remove.map((e) => ground(e, m.args)).filter((a) => facts.has(a)),
@@ -275,7 +276,7 @@ export class ActionModel {
   satisfied(facts: FactView, actionText: string): boolean {
     const m = matchAction(this.vocab, actionText);
     const compiled = m && this.#compiled.get(m.action);
-    if (!m || !compiled || this.#data.actions[m.action].observed === 0) return false;
+    if (!m || !compiled || own(this.#data.actions, m.action)!.observed === 0) return false;
     if (compiled.add.length === 0 && compiled.remove.length === 0) return false;
     // An action with an amount (get 2 x) changes a count: never a no-op.
     if (Object.values(m.args).some((v) => typeof v === "number")) return false;
@@ -289,7 +290,7 @@ export class ActionModel {
    * @param action The action (template) name, e.g. `open`.
    */
   rules(action: string): ActionRule[] {
-    return (this.#data.actions[action]?.rules ?? []).map((r) => ({ ...r }));
+    return (own(this.#data.actions, action)?.rules ?? []).map((r) => ({ ...r }));
   }
 
   /**
@@ -298,7 +299,7 @@ export class ActionModel {
    * @param action The action (template) name.
    */
   effects(action: string): { add: string[]; remove: string[] } {
-    const e = this.#data.actions[action]?.effects;
+    const e = own(this.#data.actions, action)?.effects;
     return { add: [...(e?.add ?? [])], remove: [...(e?.remove ?? [])] };
   }
 
@@ -386,7 +387,7 @@ export class ActionModel {
 
   #varTypes(action: string): Record<string, string> {
     return Object.fromEntries(
-      (this.vocab.actions[action]?.params ?? []).map((p) => [p.name, p.type]),
+      (own(this.vocab.actions, action)?.params ?? []).map((p) => [p.name, p.type]),
     );
   }
 }

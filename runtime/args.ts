@@ -5,7 +5,13 @@
  * @module
  */
 import type { Value } from "../dsl/facts.ts";
-import { isObjectType, parseTypeName, type TypeRef, type Vocabulary } from "../dsl/vocabulary.ts";
+import {
+  isObjectType,
+  own,
+  parseTypeName,
+  type TypeRef,
+  type Vocabulary,
+} from "../dsl/vocabulary.ts";
 
 /**
  * Checks that `args` has exactly the parameters and values of the right
@@ -60,6 +66,6 @@ function fits(type: TypeRef, value: Value, vocab: Vocabulary): boolean {
     default:
       return typeof value === "string" &&
         (type.name === "Str" || isObjectType(vocab, type.name) ||
-          vocab.types[type.name]?.kind === "value");
+          own(vocab.types, type.name)?.kind === "value");
   }
 }

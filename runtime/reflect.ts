@@ -11,7 +11,7 @@
  */
 import { matchAction, renderAction } from "../dsl/action.ts";
 import type { Atom, FactDelta, Value } from "../dsl/facts.ts";
-import type { Vocabulary } from "../dsl/vocabulary.ts";
+import { own, type Vocabulary } from "../dsl/vocabulary.ts";
 import type { Environment, Grounder } from "./environment.ts";
 import type { FactStore } from "./fact_store.ts";
 
@@ -71,7 +71,7 @@ export interface RecoveryOptions {
 export function recoveryCandidates(vocab: Vocabulary, failed: string): string[] {
   const m = matchAction(vocab, failed);
   if (!m) return [];
-  const decl = vocab.actions[m.action];
+  const decl = own(vocab.actions, m.action)!;
   const values = decl.params.map((p) => ({ type: p.type, value: m.args[p.name] }));
   const out: string[] = [];
   for (const [name, d] of Object.entries(vocab.actions)) {

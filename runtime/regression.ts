@@ -31,7 +31,7 @@ import type { Expr } from "../dsl/expr/ast.ts";
 import { parseExpr } from "../dsl/expr/parse.ts";
 import { matchAction } from "../dsl/action.ts";
 import type { FactView, Value } from "../dsl/facts.ts";
-import { isAssignable, isObjectType, type Vocabulary } from "../dsl/vocabulary.ts";
+import { isAssignable, isObjectType, own, type Vocabulary } from "../dsl/vocabulary.ts";
 import { checkArgs } from "./args.ts";
 import type { RunEvent, RunResult } from "./interpreter.ts";
 import type { SkillLibrary } from "./library.ts";
@@ -179,7 +179,7 @@ function namedObjects(failure: FailureView, facts: FactView, vocab: Vocabulary):
   const out: Named[] = [];
   const add = (value: Value | undefined, type: string | undefined, rank: number) => {
     if (typeof value !== "string" || type === undefined) return;
-    if (!isObjectType(vocab, type) && vocab.types[type]?.kind !== "value") return;
+    if (!isObjectType(vocab, type) && own(vocab.types, type)?.kind !== "value") return;
     if (out.some((n) => n.value === value)) return;
     out.push({ value, type: facts.typeOf(value) ?? type, rank });
   };
@@ -187,7 +187,7 @@ function namedObjects(failure: FailureView, facts: FactView, vocab: Vocabulary):
   for (const e of [...failure.events].reverse()) {
     if (e.type !== "observe" || e.rejected === undefined) continue;
     const match = matchAction(vocab, e.action);
-    const decl = match ? vocab.actions[match.action] : undefined;
+    const decl = match ? own(vocab.actions, match.action) : undefined;
     for (const p of decl?.params ?? []) add(match!.args[p.name], p.type, 0);
   }
   const condition = failure.result.diagnosis?.condition;
@@ -244,7 +244,7 @@ function bindingsFor(
 
 /** A class predicate: `p(T, V)` with `T` an object type and `V` a value type. */
 function isClassPredicate(vocab: Vocabulary, pred: string): boolean {
-  const decl = vocab.predicates[pred];
+  const decl = own(vocab.predicates, pred);
   return decl?.params.length === 2 && isObjectType(vocab, decl.params[0]) &&
     vocab.types[decl.params[1]]?.kind === "value";
 }
@@ -281,7 +281,10 @@ function predicatesOf(expr: Expr, vocab: Vocabulary): Set<string> {
   walk(expr, (e) => {
     if (e.kind !== "call") return;
     if (e.name in vocab.predicates) out.add(e.name);
-    else if (vocab.functions[e.name]) out.add(vocab.functions[e.name].predicate ?? e.name);
+    else {
+      const fn = own(vocab.functions, e.name);
+      if (fn) out.add(fn.predicate ?? e.name);
+    }
   });
   return out;
 }
@@ -291,7 +294,7 @@ function statesQuantity(expr: Expr, vocab: Vocabulary): boolean {
   let found = false;
   walk(expr, (e) => {
     if (e.kind !== "binary" || !["<", ">", "<=", ">="].includes(e.op)) return;
-    const isFn = (x: Expr) => x.kind === "call" && vocab.functions[x.name] !== undefined;
+    const isFn = (x: Expr) => x.kind === "call" && own(vocab.functions, x.name) !== undefined;
     if (isFn(e.left) || isFn(e.right)) found = true;
   });
   return found;
@@ -386,7 +389,7 @@ export function sameActionOnObjects(vocab: Vocabulary, a: string, b: string): bo
   const y = matchAction(vocab, b);
   if (!x || !y) return a === b;
   if (x.action !== y.action) return false;
-  const decl = vocab.actions[x.action];
+  const decl = own(vocab.actions, x.action)!;
   return decl.params.every((p) => p.type === "Num" || x.args[p.name] === y.args[p.name]);
 }
 

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { own } from "../dsl/vocabulary.ts";
 import type { Expr } from "../dsl/expr/ast.ts";
 import { formatExprError } from "../dsl/expr/errors.ts";
 import { evalExpr } from "../dsl/expr/eval.ts";
@@ -205,7 +206,7 @@ export function step(program: Program, state: RunState, ctx: StepContext): StepO
         if ("error" in r) return fail(s, node.id, `Argument "${name}": ${r.error}`);
         args[name] = r.value;
       }
-      const decl = program.vocab.actions[node.action];
+      const decl = own(program.vocab.actions, node.action);
       if (decl) return { kind: "act", node: node.id, action: renderAction(decl, args), state: s };
       return { kind: "call", node: node.id, skill: node.action, args, state: s };
     }

@@ -15,6 +15,7 @@
  *
  * @module
  */
+import { own } from "../dsl/vocabulary.ts";
 import { freshIds } from "../dsl/graph/ids.ts";
 import { literalExpr } from "../dsl/expr/vars.ts";
 import { printExpr } from "../dsl/expr/print.ts";
@@ -71,7 +72,7 @@ function build(
     const out = program.out.get(node);
     const decl = program.nodes.get(node);
     if (decl?.kind !== "primitive" || out?.next === undefined || out.failed !== undefined) continue;
-    const action = program.vocab.actions[decl.action];
+    const action = own(program.vocab.actions, decl.action);
     // Only arguments of object or value types can name an object.
     const params = (action?.params ?? []).filter((p) => p.type !== "Num" && decl.args[p.name]);
     const tests = params.flatMap((p) =>

@@ -14,6 +14,7 @@
  */
 import type { Atom, AtomArg, FactView } from "../dsl/facts.ts";
 import type { TypeDecl, Vocabulary } from "../dsl/vocabulary.ts";
+import { own } from "../dsl/vocabulary.ts";
 
 /** A vocabulary and a fact view in which value types are quantifiable. */
 export interface ValueDomains {
@@ -90,7 +91,7 @@ function valuePositions(vocab: Vocabulary): Map<string, [string, number][]> {
   const out = new Map<string, [string, number][]>();
   for (const [pred, decl] of Object.entries(vocab.predicates)) {
     decl.params.forEach((type, i) => {
-      if (vocab.types[type]?.kind !== "value") return;
+      if (own(vocab.types, type)?.kind !== "value") return;
       const list = out.get(type);
       if (list) list.push([pred, i]);
       else out.set(type, [[pred, i]]);

@@ -14,7 +14,7 @@ import { printExpr } from "../../dsl/expr/print.ts";
 import { freeVars, renameVars } from "../../dsl/expr/vars.ts";
 import { type FactView, formatLiteral, type Value } from "../../dsl/facts.ts";
 import { parseExpr } from "../../dsl/expr/parse.ts";
-import { isAssignable, isObjectType, type Vocabulary } from "../../dsl/vocabulary.ts";
+import { isAssignable, isObjectType, own, type Vocabulary } from "../../dsl/vocabulary.ts";
 import { callActions } from "../skill_action.ts";
 import type { Stmt } from "../program_tree.ts";
 import type { StepRef } from "../instances.ts";
@@ -69,7 +69,7 @@ export function liftAction(
   vocab: Vocabulary,
   names: (base: string) => string,
 ): LiftedAction {
-  const decl = vocab.actions[action];
+  const decl = own(vocab.actions, action)!;
   const binds: Stmt[] = [];
   const values = new Map<number, Record<string, Value>>(
     occurrences.map((o) => [o.member, {}]),

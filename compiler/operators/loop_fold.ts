@@ -11,7 +11,7 @@ import type { Expr } from "../../dsl/expr/ast.ts";
 import { evalExpr } from "../../dsl/expr/eval.ts";
 import { printExpr } from "../../dsl/expr/print.ts";
 import type { Value } from "../../dsl/facts.ts";
-import { isAssignable, type Vocabulary } from "../../dsl/vocabulary.ts";
+import { isAssignable, own, type Vocabulary } from "../../dsl/vocabulary.ts";
 import { parseExpr } from "../../dsl/expr/parse.ts";
 import type { Instance, Item, StepRef } from "../instances.ts";
 import { type Binding, synthesizeBinding } from "../bind.ts";
@@ -60,7 +60,7 @@ function headCandidates(instance: Instance, vocab: Vocabulary): Map<string, numb
   const values = new Map<string, Set<string | number>>();
   for (const it of instance.items) {
     if (it.kind !== "step") continue;
-    const decl = vocab.actions[it.step.action];
+    const decl = own(vocab.actions, it.step.action);
     for (const p of decl?.params ?? []) {
       if (p.type === "Num" || p.type === "Str") continue;
       const key = `${it.step.action}\u0000${p.name}`;
@@ -180,7 +180,7 @@ export function planLoop(
     )[0];
   if (!best) return undefined;
   const [head, role] = best[0].split("\u0000");
-  const declared = vocab.actions[head].params.find((p) => p.name === role)?.type ?? "Object";
+  const declared = own(vocab.actions, head)!.params.find((p) => p.name === role)?.type ?? "Object";
   const gather = (alternates: Record<string, string>, filter?: Binding) => {
     const roles: Record<string, string> = { ...alternates, [head]: role };
     const examples: LoopExample[] = [];

@@ -13,6 +13,7 @@ import {
   isAssignable,
   isKnownType,
   isObjectType,
+  own,
   parseTypeName,
   type TypeDecl,
   type Vocabulary,
@@ -151,7 +152,7 @@ class Checker {
     while (cur !== undefined && !seen.has(cur)) {
       if (isAssignable(this.vocab, b, cur)) return cur;
       seen.add(cur);
-      const decl: TypeDecl | undefined = this.vocab.types[cur];
+      const decl: TypeDecl | undefined = own(this.vocab.types, cur);
       cur = decl?.kind === "object" ? (decl.parent ?? "Object") : undefined;
     }
     return "Object";
@@ -160,8 +161,8 @@ class Checker {
   private call(e: Extract<Expr, { kind: "call" }>, scope: Scope): string | undefined {
     const argTypes = e.args.map((a) => this.infer(a, scope));
     if (e.name === "len" || e.name === "select_idx") return this.builtin(e, argTypes);
-    const pred = this.vocab.predicates[e.name];
-    const fn = pred ? undefined : this.vocab.functions[e.name];
+    const pred = own(this.vocab.predicates, e.name);
+    const fn = pred ? undefined : own(this.vocab.functions, e.name);
     if (!pred && !fn) return this.report(e, `Unknown predicate "${e.name}"`);
     const params = (pred ?? fn)!.params;
     const what = pred ? "Predicate" : "Function";

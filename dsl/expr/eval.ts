@@ -11,7 +11,7 @@ import { type ExprError, exprError } from "./errors.ts";
 import { printExpr } from "./print.ts";
 import { err, ok, type Result } from "../result.ts";
 import { type AtomArg, type FactView, formatLiteral, type Value } from "../facts.ts";
-import { isObjectType, subtypesOf, type Vocabulary } from "../vocabulary.ts";
+import { isObjectType, own, subtypesOf, type Vocabulary } from "../vocabulary.ts";
 
 /** Everything evaluation reads. */
 export interface EvalEnv {
@@ -29,7 +29,17 @@ export interface EvalEnv {
    * consistency checker uses it to take the choice that matches an expert.
    */
   choose?: (candidates: Value[], expr: Expr) => Value | undefined;
+  /**
+   * Work allowed for one evaluation, counted in quantifier iterations (each
+   * candidate a quantifier tries is one unit): nested quantifiers multiply,
+   * and an expression that would run longer fails with an error saying so.
+   * @default {@linkcode DEFAULT_EVAL_BUDGET}
+   */
+  budget?: number;
 }
+
+/** Quantifier iterations one evaluation may take by default (about a second of work). */
+export const DEFAULT_EVAL_BUDGET = 2_000_000;
 
 /**
  * Evaluates an expression.
@@ -77,7 +87,10 @@ class EvalFailure {
 type Scope = ReadonlyMap<string, Value>;
 
 class Evaluator {
-  constructor(readonly env: EvalEnv) {}
+  #left: number;
+  constructor(readonly env: EvalEnv) {
+    this.#left = env.budget ?? DEFAULT_EVAL_BUDGET;
+  }
 
   fail(span: Span, message: string): never {
     throw new EvalFailure(exprError("eval", message, span, this.env.source ?? ""));
@@ -125,8 +138,8 @@ class Evaluator {
 
   private call(e: Extract<Expr, { kind: "call" }>, scope: Scope): Value {
     if (e.name === "len" || e.name === "select_idx") return this.builtin(e, scope);
-    const pred = this.env.vocab.predicates[e.name];
-    const fn = pred ? undefined : this.env.vocab.functions[e.name];
+    const pred = own(this.env.vocab.predicates, e.name);
+    const fn = pred ? undefined : own(this.env.vocab.functions, e.name);
     if (!pred && !fn) this.fail(e.span, `Unknown predicate "${e.name}"`);
     const params = (pred ?? fn)!.params;
     if (params.length !== e.args.length) {
@@ -226,6 +239,13 @@ class Evaluator {
     const candidates = this.domain(e, scope);
     const inner = new Map(scope);
     const holds = (c: Value): boolean => {
+      if (--this.#left < 0) {
+        const budget = this.env.budget ?? DEFAULT_EVAL_BUDGET;
+        this.fail(
+          e.span,
+          `Evaluation budget exceeded: more than ${budget} quantifier iterations (nested quantifiers multiply)`,
+        );
+      }
       inner.set(e.var, c);
       return this.bool(e.body, inner, `Body of "${e.op}" must be a boolean`);
     };

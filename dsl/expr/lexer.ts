@@ -89,7 +89,18 @@ export function tokenize(source: string): Result<Token[], ExprError> {
     }
     const num = match(NUMBER);
     if (num) {
-      tokens.push({ kind: "num", text: num, value: Number(num), span: span(pos, num.length) });
+      const value = Number(num);
+      if (!Number.isFinite(value)) {
+        return err(
+          exprError(
+            "parse",
+            `Number ${num} is too large to represent`,
+            span(pos, num.length),
+            source,
+          ),
+        );
+      }
+      tokens.push({ kind: "num", text: num, value, span: span(pos, num.length) });
       pos += num.length;
       continue;
     }

@@ -43,6 +43,13 @@ export function parseExpr(source: string): Result<Expr, ExprError> {
     const expr = parser.expr();
     const rest = parser.peek();
     if (rest.kind !== "eof") parser.fail(`Unexpected ${describeToken(rest)}`, rest.span);
+    const deep = deepestBeyond(expr, MAX_EXPR_DEPTH);
+    if (deep) {
+      parser.fail(
+        `Expression nested too deeply: more than ${MAX_EXPR_DEPTH} levels (a chain of operators counts one level per operator)`,
+        deep.span,
+      );
+    }
     return ok(expr);
   } catch (e) {
     if (e instanceof ParseFailure) return err(e.error);
@@ -60,8 +67,46 @@ class ParseFailure extends Error {
   }
 }
 
+/**
+ * Deepest expression tree accepted. Everything that walks a tree (checker,
+ * printer, evaluator) recurses once per level; the limit keeps them far from
+ * the stack's end, and no written expression comes near it.
+ */
+export const MAX_EXPR_DEPTH = 256;
+
+/** A node deeper than `limit` in the tree (iteratively: the tree may be deep). */
+function deepestBeyond(root: Expr, limit: number): Expr | undefined {
+  const stack: [Expr, number][] = [[root, 1]];
+  while (stack.length > 0) {
+    const [e, depth] = stack.pop()!;
+    if (depth > limit) return e;
+    for (const child of children(e)) stack.push([child, depth + 1]);
+  }
+  return undefined;
+}
+
+function children(e: Expr): Expr[] {
+  switch (e.kind) {
+    case "list":
+      return e.items;
+    case "call":
+      return e.args;
+    case "not":
+    case "neg":
+      return [e.arg];
+    case "binary":
+      return [e.left, e.right];
+    case "quant":
+      return e.domain.kind === "in" ? [e.domain.list, e.body] : [e.body];
+    default:
+      return [];
+  }
+}
+
 class Parser {
   #pos = 0;
+  /** Productions entered and not left: bounds the parser's own recursion. */
+  #depth = 0;
 
   constructor(readonly tokens: readonly Token[], readonly source: string) {}
 
@@ -74,7 +119,22 @@ class Parser {
   }
 
   expr(): Expr {
-    return this.or();
+    return this.nested(() => this.or());
+  }
+
+  /** Runs a production that may recurse, failing past {@linkcode MAX_EXPR_DEPTH} levels. */
+  private nested(parse: () => Expr): Expr {
+    if (++this.#depth > MAX_EXPR_DEPTH) {
+      this.fail(
+        `Expression nested too deeply: more than ${MAX_EXPR_DEPTH} levels`,
+        this.peek().span,
+      );
+    }
+    try {
+      return parse();
+    } finally {
+      this.#depth--;
+    }
   }
 
   private next(): Token {
@@ -125,7 +185,7 @@ class Parser {
   private not(): Expr {
     if (!this.isWord("not")) return this.cmp();
     const start = this.next().span.start;
-    const arg = this.not();
+    const arg = this.nested(() => this.not());
     return { kind: "not", arg, span: { start, end: arg.span.end } };
   }
 
@@ -166,7 +226,7 @@ class Parser {
   private unary(): Expr {
     if (!this.isOp("-")) return this.primary();
     const start = this.next().span.start;
-    const arg = this.unary();
+    const arg = this.nested(() => this.unary());
     return { kind: "neg", arg, span: { start, end: arg.span.end } };
   }
 

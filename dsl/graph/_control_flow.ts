@@ -4,8 +4,7 @@
  *
  * @module
  */
-import { alg, Graph } from "@dagrejs/graphlib";
-import type { EdgeLabel, Node, Skill } from "./schema.ts";
+import type { Edge, EdgeLabel, Node, Skill } from "./schema.ts";
 
 /**
  * The target of `nodeId`'s out-edge labelled `label`, if there is one.
@@ -29,18 +28,51 @@ export function outEdge(skill: Skill, nodeId: string, label: EdgeLabel): string 
   return skill.edges.find((e) => e.from === nodeId && e.label === label)?.to;
 }
 
-/** The control-flow graph (node ids, one graphlib edge per connected pair). */
-export function controlGraph(skill: Skill): Graph {
-  const g = new Graph({ directed: true });
-  for (const n of skill.nodes) g.setNode(n.id);
-  for (const e of skill.edges) g.setEdge(e.from, e.to);
-  return g;
+/**
+ * The successors of each node id, each once, in edge order (a `Map`: node
+ * ids are data, and `__proto__` is as good an id as any).
+ */
+export function successorMap(skill: Skill): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const n of skill.nodes) out.set(n.id, []);
+  for (const e of skill.edges) {
+    let next = out.get(e.from);
+    if (!next) out.set(e.from, next = []);
+    if (!next.includes(e.to)) next.push(e.to);
+    if (!out.has(e.to)) out.set(e.to, []);
+  }
+  return out;
+}
+
+/**
+ * Depth-first preorder from `start` over `next`, never entering `skip`.
+ * Iterative: a chain of thousands of nodes must not exhaust the stack.
+ */
+function preorder(next: ReadonlyMap<string, string[]>, start: string, skip?: string): string[] {
+  if (!next.has(start) || start === skip) return [];
+  const order = [start];
+  const seen = new Set<string>([start]);
+  // Frames of (node, index of the next successor to try): recursion made explicit.
+  const stack: [string, number][] = [[start, 0]];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1];
+    const succ = next.get(frame[0]) ?? [];
+    if (frame[1] >= succ.length) {
+      stack.pop();
+      continue;
+    }
+    const to = succ[frame[1]++];
+    if (to === skip || seen.has(to)) continue;
+    seen.add(to);
+    order.push(to);
+    stack.push([to, 0]);
+  }
+  return order;
 }
 
 /** Node ids reachable from `start` (itself included), in depth-first preorder. */
 export function reachableFrom(skill: Skill, start: string): string[] {
-  const g = controlGraph(skill);
-  return g.hasNode(start) ? alg.preorder(g, [start]) : [];
+  return preorder(successorMap(skill), start);
 }
 
 /**
@@ -70,12 +102,11 @@ export function reachableFrom(skill: Skill, start: string): string[] {
  */
 export function loopBodies(skill: Skill): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
+  const next = successorMap(skill);
   for (const n of skill.nodes) {
     if (n.kind !== "loop") continue;
     const body = outEdge(skill, n.id, "body");
-    const g = controlGraph(skill);
-    g.removeNode(n.id);
-    out.set(n.id, new Set(body !== undefined && g.hasNode(body) ? alg.preorder(g, [body]) : []));
+    out.set(n.id, new Set(body !== undefined ? preorder(next, body, n.id) : []));
   }
   return out;
 }
@@ -85,15 +116,21 @@ export function breadthFirstOrder(skill: Skill): string[] {
   const seen = new Set<string>();
   const order: string[] = [];
   const ids = new Set(skill.nodes.map((n) => n.id));
+  const next = new Map<string, string[]>();
+  for (const e of skill.edges) {
+    if (!next.has(e.from)) next.set(e.from, []);
+    next.get(e.from)!.push(e.to);
+  }
   const queue = ids.has(skill.entry) ? [skill.entry] : [];
   seen.add(skill.entry);
-  while (queue.length > 0) {
-    const id = queue.shift() as string;
+  // An index instead of shift(): shifting is linear, and graphs may be large.
+  for (let head = 0; head < queue.length; head++) {
+    const id = queue[head];
     order.push(id);
-    for (const e of skill.edges) {
-      if (e.from === id && ids.has(e.to) && !seen.has(e.to)) {
-        seen.add(e.to);
-        queue.push(e.to);
+    for (const to of next.get(id) ?? []) {
+      if (ids.has(to) && !seen.has(to)) {
+        seen.add(to);
+        queue.push(to);
       }
     }
   }
@@ -125,14 +162,19 @@ export function definitelyAssigned(skill: Skill, params: string[]): Map<string, 
     into.set(id, id === skill.entry ? new Set(params) : new Set(universe));
   }
   const order = breadthFirstOrder(skill).filter((id) => reachable.has(id));
+  const incoming = new Map<string, Edge[]>();
+  for (const e of skill.edges) {
+    if (!incoming.has(e.to)) incoming.set(e.to, []);
+    incoming.get(e.to)!.push(e);
+  }
   for (let changed = true; changed;) {
     changed = false;
     for (const id of order) {
       if (id === skill.entry) continue; // only the parameters are assigned on the empty path
       let acc: Set<string> | undefined;
-      for (const e of skill.edges) {
+      for (const e of incoming.get(id) ?? []) {
         const from = byId.get(e.from);
-        if (e.to !== id || !from || !reachable.has(e.from)) continue;
+        if (!from || !reachable.has(e.from)) continue;
         const out = new Set(into.get(e.from));
         const v = assignedOn(from, e.label);
         if (v !== undefined) out.add(v);
@@ -160,10 +202,15 @@ export function unassignedPath(
 ): string[] | undefined {
   const byId = new Map<string, Node>();
   for (const n of skill.nodes) if (!byId.has(n.id)) byId.set(n.id, n);
+  const outgoing = new Map<string, Edge[]>();
+  for (const e of skill.edges) {
+    if (!outgoing.has(e.from)) outgoing.set(e.from, []);
+    outgoing.get(e.from)!.push(e);
+  }
   const parent = new Map<string, string | undefined>([[skill.entry, undefined]]);
   const queue = [skill.entry];
-  while (queue.length > 0) {
-    const id = queue.shift() as string;
+  for (let head = 0; head < queue.length; head++) {
+    const id = queue[head];
     if (id === target) {
       const path: string[] = [];
       for (let cur: string | undefined = id; cur !== undefined; cur = parent.get(cur)) {
@@ -173,8 +220,8 @@ export function unassignedPath(
     }
     const node = byId.get(id);
     if (!node) continue;
-    for (const e of skill.edges) {
-      if (e.from !== id || parent.has(e.to) || assignedOn(node, e.label) === variable) continue;
+    for (const e of outgoing.get(id) ?? []) {
+      if (parent.has(e.to) || assignedOn(node, e.label) === variable) continue;
       parent.set(e.to, id);
       queue.push(e.to);
     }

@@ -7,6 +7,7 @@
  */
 import { parseExpr, printExpr } from "../expr/mod.ts";
 import type { Vocabulary } from "../vocabulary.ts";
+import { own } from "../vocabulary.ts";
 import {
   type Binding,
   field,
@@ -190,8 +191,9 @@ function readPrimitive(
       return error(`cannot determine its action (add a line "name: <action>")`);
     }
   }
-  const template = opts.vocab?.actions[name]?.template;
-  const params = opts.vocab?.actions[name]?.params ?? opts.skills?.[name]?.params;
+  const template = (opts.vocab ? own(opts.vocab.actions, name) : undefined)?.template;
+  const params = (opts.vocab ? own(opts.vocab.actions, name) : undefined)?.params ??
+    (opts.skills ? own(opts.skills, name) : undefined)?.params;
   const namesFit = params === undefined ||
     bindings.every((b) => params.some((p) => p.name === b.name));
   if (!args && template && !(namesFit && bindings.length > 0)) {

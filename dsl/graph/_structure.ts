@@ -44,8 +44,13 @@ export function checkStructure(skill: Skill): SkillIssue[] {
       });
     }
   });
+  const outgoing = new Map<string, Edge[]>();
+  for (const e of skill.edges) {
+    if (!outgoing.has(e.from)) outgoing.set(e.from, []);
+    outgoing.get(e.from)!.push(e);
+  }
   skill.nodes.forEach((n, i) => {
-    if (firstIndex.get(n.id) === i) checkOutEdges(n, skill.edges, issues);
+    if (firstIndex.get(n.id) === i) checkOutEdges(n, outgoing.get(n.id) ?? [], issues);
   });
   if (entryKnown) {
     const reachable = new Set(reachableFrom(skill, skill.entry));
@@ -65,10 +70,9 @@ function quoted(labels: string[]): string {
   return labels.map((l) => `"${l}"`).join(" and ");
 }
 
-/** Required labels present, no foreign label, no label twice. */
-function checkOutEdges(node: Node, edges: Edge[], issues: SkillIssue[]): void {
+/** Required labels present, no foreign label, no label twice; `out` are the node's out-edges. */
+function checkOutEdges(node: Node, out: Edge[], issues: SkillIssue[]): void {
   const rule = OUT_EDGES[node.kind];
-  const out = edges.filter((e) => e.from === node.id);
   const at = { node: node.id };
   if (node.kind === "terminal") {
     for (const e of out) {

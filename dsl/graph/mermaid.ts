@@ -17,6 +17,7 @@ import { readMermaid } from "./_mermaid_syntax.ts";
 import { loopBodies } from "./_control_flow.ts";
 import { err, ok, type Result } from "../result.ts";
 import type { Vocabulary } from "../vocabulary.ts";
+import { own } from "../vocabulary.ts";
 import {
   type Edge,
   type EdgeLabel,
@@ -190,7 +191,7 @@ function nodeLines(
     case "loop":
       return [["LoopControl", `For ${n.var} in {{${canonicalExpr(n.over)}}}`]];
     case "primitive": {
-      const decl = options.vocab?.actions[n.action];
+      const decl = options.vocab ? own(options.vocab.actions, n.action) : undefined;
       const params = decl?.params ?? options.skills?.[n.action]?.params ?? [];
       const names = Object.keys(n.args);
       const text = decl

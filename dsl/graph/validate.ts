@@ -12,6 +12,7 @@ import {
   formatType,
   isAssignable,
   isKnownType,
+  own,
   parseTypeName,
   type Vocabulary,
 } from "../vocabulary.ts";
@@ -220,9 +221,11 @@ function inferTypes(skill: Skill, vocab: Vocabulary, sites: Map<string, Site[]>)
 function checkTypeConflicts(skill: Skill, inferred: Inferred, issues: SkillIssue[]): void {
   const first = new Map<string, { node?: string; type: string }>();
   for (const p of skill.params) if (!first.has(p.name)) first.set(p.name, { type: p.type });
+  const byId = new Map<string, Node>();
+  for (const n of skill.nodes) if (!byId.has(n.id)) byId.set(n.id, n);
   for (const id of breadthFirstOrder(skill)) {
     const type = inferred.assigned.get(id);
-    const node = skill.nodes.find((n) => n.id === id);
+    const node = byId.get(id);
     if (type === undefined || !node || (node.kind !== "data" && node.kind !== "loop")) continue;
     const prev = first.get(node.var);
     if (!prev) {
@@ -298,7 +301,7 @@ function actionParams(
   vocab: Vocabulary,
   skills: SkillSignatures,
 ): { name: string; type: string }[] | undefined {
-  return vocab.actions[action]?.params ?? skills[action]?.params;
+  return own(vocab.actions, action)?.params ?? own(skills, action)?.params;
 }
 
 function checkAction(

@@ -19,7 +19,7 @@
  *
  * @module
  */
-import { type LandmarkDecl, RESERVED_NAMES, type Vocabulary } from "../../dsl/vocabulary.ts";
+import { type LandmarkDecl, own, RESERVED_NAMES, type Vocabulary } from "../../dsl/vocabulary.ts";
 import type { PddlDomain, PddlProblem } from "./parse.ts";
 
 /**
@@ -133,7 +133,11 @@ export function pddlTyping(domain: PddlDomain, problems: readonly PddlProblem[])
 function usedTypes(domain: PddlDomain): Map<string, string> {
   const ancestors = (t: string) => {
     const out = [t];
-    for (let x = domain.types[t]; x !== undefined && !out.includes(x); x = domain.types[x]) {
+    for (
+      let x = own(domain.types, t);
+      x !== undefined && !out.includes(x);
+      x = own(domain.types, x)
+    ) {
       out.push(x);
     }
     return out.includes("object") ? out : [...out, "object"];

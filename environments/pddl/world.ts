@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { own } from "../../dsl/vocabulary.ts";
 import type { PddlAction, PddlAtom, PddlDomain, PddlLiteral, PddlProblem } from "./parse.ts";
 
 /** A ground atom as text: the predicate and its objects, space-separated (`"at ball1 rooma"`). */
@@ -47,7 +48,7 @@ export class PddlWorld {
     for (const o of [...domain.constants, ...problem.objects]) objects.set(o.name, o.type);
     this.objects = objects;
     const check = (atom: PddlAtom, where: string) => {
-      const decl = domain.predicates[atom.pred];
+      const decl = own(domain.predicates, atom.pred);
       if (!decl) throw new RangeError(`${where}: unknown predicate "${atom.pred}"`);
       if (decl.length !== atom.args.length) {
         throw new RangeError(`${where}: "${atom.pred}" takes ${decl.length} arguments`);
@@ -63,7 +64,7 @@ export class PddlWorld {
   /** Whether `type` is `ancestor` or one of its subtypes. */
   isA(type: string, ancestor: string): boolean {
     if (ancestor === "object") return true;
-    for (let t: string | undefined = type; t !== undefined; t = this.domain.types[t]) {
+    for (let t: string | undefined = type; t !== undefined; t = own(this.domain.types, t)) {
       if (t === ancestor) return true;
       if (t === "object") return false;
     }

@@ -29,13 +29,25 @@ export function parseFlags<T extends NonNullable<ParseArgsConfig["options"]>>(
 }
 
 /** Parses an integer flag value or throws a {@linkcode UsageError} naming the flag. */
-export function intFlag(name: string, value: string | undefined, fallback: number): number {
+export function intFlag(
+  name: string,
+  value: string | undefined,
+  fallback: number,
+  max: number = Number.MAX_SAFE_INTEGER,
+): number {
   if (value === undefined) return fallback;
   if (!/^-?\d+$/.test(value.trim())) {
     throw new UsageError(`--${name} must be an integer, got "${value}"`);
   }
-  return Number(value);
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || Math.abs(n) > max) {
+    throw new UsageError(`--${name} must be at most ${max}, got "${value}"`);
+  }
+  return n;
 }
+
+/** The most tasks, episodes or demonstrations a flag may ask for. */
+export const MAX_COUNT = 100_000;
 
 /**
  * Runs a command's main function: a {@linkcode UsageError} or an input error

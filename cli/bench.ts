@@ -11,7 +11,7 @@ import { environmentKit, environmentNames } from "../environments/registry.ts";
 import type { EnvironmentKit, TaskSpec } from "../runtime/environment.ts";
 import { episodeBudgets } from "../runtime/task_lists.ts";
 import type { EvalReport } from "../runtime/evaluate.ts";
-import { intFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
+import { intFlag, MAX_COUNT, parseFlags, runMain, UsageError } from "./_cli.ts";
 import { generateExpertTraces } from "../runtime/expert_traces.ts";
 import { gardenKit } from "../examples/garden/kit.ts";
 import { deployKit } from "../examples/deploy/kit.ts";
@@ -136,7 +136,7 @@ async function main(): Promise<number> {
     ...(flags["max-actions"] !== undefined
       ? { maxActions: positive("max-actions", flags["max-actions"], 1) }
       : {}),
-    throughput: intFlag("throughput", flags.throughput, THROUGHPUT_EPISODES),
+    throughput: intFlag("throughput", flags.throughput, THROUGHPUT_EPISODES, MAX_COUNT),
   };
   const which = flags.env ?? "all";
   const kits = which === "all"
@@ -455,7 +455,7 @@ function depthList(text: string): number[] {
 }
 
 function positive(name: string, value: string | undefined, fallback: number): number {
-  const n = intFlag(name, value, fallback);
+  const n = intFlag(name, value, fallback, MAX_COUNT);
   if (n < 1) throw new UsageError(`--${name} must be at least 1, got "${value}"`);
   return n;
 }

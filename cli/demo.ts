@@ -13,7 +13,7 @@ import type { EnvironmentKit } from "../runtime/environment.ts";
 import { environmentNames } from "../environments/registry.ts";
 import { describeProgram } from "../compiler/task_program.ts";
 import type { TaskTemplate } from "../runtime/task_template.ts";
-import { intFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
+import { intFlag, MAX_COUNT, parseFlags, runMain, UsageError } from "./_cli.ts";
 import { builtinTraces, envHelp, kitFromFlag, SHARED_DATA, taskList } from "./_tasks.ts";
 import {
   byTypeTable,
@@ -84,7 +84,7 @@ async function main(): Promise<number> {
   }
   // By default the first built-in environment, which needs no data.
   const kit = await kitFromFlag(flags.env ?? environmentNames()[0]);
-  const n = intFlag("n", flags.n, kit.benchmark?.demo?.tasks ?? 30);
+  const n = intFlag("n", flags.n, kit.benchmark?.demo?.tasks ?? 30, MAX_COUNT);
   if (n < 1) throw new UsageError(`--n must be at least 1, got "${n}"`);
   const tasks = taskList(kit, {
     n,

@@ -13,7 +13,7 @@ import type { HoningSession } from "../runtime/honing_session.ts";
 import type { LibraryStore } from "../runtime/library_store.ts";
 import { openLibrary } from "../compiler/open_library.ts";
 import { checkTaskResets, readTaskSpecs } from "../runtime/task_specs.ts";
-import { intFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
+import { intFlag, MAX_COUNT, parseFlags, runMain, UsageError } from "./_cli.ts";
 import {
   builtinTraces,
   envHelp,
@@ -95,7 +95,9 @@ ${envHelp(22)}
   --episodes          with --json: add every episode's record
   -h, --help          show this help
 
-Exit codes: 0 done, 1 failure, 2 bad usage or input.
+Exit codes: 0 done (whatever the success rate), 1 when the run could not do
+its job (every episode failed with an error, e.g. an unreachable server, or
+another failure), 2 bad usage or input (the flag or file is named).
 
 Example:
   deno task induce --env textcraft --traces builtin --out out/tc
@@ -165,7 +167,7 @@ async function main(): Promise<number> {
     tasks = file.tasks;
     labels = file.labels;
   } else {
-    const n = flags.n === undefined ? undefined : intFlag("n", flags.n, 0);
+    const n = flags.n === undefined ? undefined : intFlag("n", flags.n, 0, MAX_COUNT);
     if (n !== undefined && n < 1) throw new UsageError(`--n must be at least 1, got "${n}"`);
     tasks = taskList(kit, {
       ...(flags.split ? { split: flags.split } : {}),
@@ -228,6 +230,11 @@ async function main(): Promise<number> {
   } else {
     printReport(evaluation, honing, store);
   }
+  const { records } = evaluation;
+  if (records.length > 0 && records.every((r) => r.error !== undefined)) {
+    console.error(`eval: every episode failed with an error; the first: ${records[0].error}`);
+    return 1;
+  }
   return 0;
 }
 
@@ -279,7 +286,7 @@ function parseDepths(text: string): number[] {
 
 function optionalPositive(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const n = intFlag(name, value, 0);
+  const n = intFlag(name, value, 0, MAX_COUNT);
   if (n < 1) throw new UsageError(`--${name} must be at least 1, got "${value}"`);
   return n;
 }

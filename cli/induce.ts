@@ -11,7 +11,7 @@ import { compileTraces, writeCompiledLibrary } from "../compiler/compile.ts";
 import { describeProgram } from "../compiler/task_program.ts";
 import type { TaskTemplate } from "../runtime/task_template.ts";
 import { localKit } from "../environments/remote/kit.ts";
-import { intFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
+import { intFlag, MAX_COUNT, parseFlags, runMain, UsageError } from "./_cli.ts";
 import { builtinTraces, envHelp, kitFromFlag, parseEnvOptions } from "./_tasks.ts";
 
 const HELP = `Usage: deno task induce --env <env> --traces <file|dir|builtin> --out <dir> [options]
@@ -79,6 +79,11 @@ async function main(): Promise<number> {
   if (!flags.env) throw new UsageError("Missing --env <env>");
   if (!flags.traces) throw new UsageError("Missing --traces <file|dir|builtin>");
   if (!flags.out) throw new UsageError("Missing --out <dir>");
+  // Refuse now what writing would refuse after the whole induction.
+  const outInfo = await Deno.stat(flags.out).catch(() => undefined);
+  if (outInfo && !outInfo.isDirectory) {
+    throw new UsageError(`--out must be a directory, but "${flags.out}" is a file`);
+  }
   const kit = await kitFromFlag(flags.env);
   const lambda = flags.lambda === undefined ? 0.05 : Number(flags.lambda);
   if (!Number.isFinite(lambda) || lambda < 0) {
@@ -128,7 +133,7 @@ async function builtin(
   progress: (line: string) => void,
 ): Promise<Trace[]> {
   return await builtinTraces(kit, {
-    ...(flags.count !== undefined ? { count: intFlag("count", flags.count, 1) } : {}),
+    ...(flags.count !== undefined ? { count: intFlag("count", flags.count, 1, MAX_COUNT) } : {}),
     envOptions: {
       ...parseEnvOptions(flags["env-options"]),
       ...(flags.recipes ? { recipes: flags.recipes } : {}),

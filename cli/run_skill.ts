@@ -16,7 +16,7 @@ import { formatEvent } from "../runtime/format_events.ts";
 import type { TaskSpec } from "../runtime/environment.ts";
 import type { Value } from "../dsl/facts.ts";
 import { parseJsonText } from "../runtime/json_file.ts";
-import { intFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
+import { intFlag, MAX_COUNT, parseFlags, runMain, UsageError } from "./_cli.ts";
 import { episodeBudgets } from "../runtime/task_lists.ts";
 import { envHelp, kitFromFlag, parseEnvOptions, taskList, taskSpecCheck } from "./_tasks.ts";
 
@@ -100,7 +100,7 @@ async function main(): Promise<number> {
   }
   const kit = await kitFromFlag(flags.env);
   if (flags["list-tasks"]) {
-    const n = flags.n === undefined ? undefined : intFlag("n", flags.n, 1);
+    const n = flags.n === undefined ? undefined : intFlag("n", flags.n, 1, MAX_COUNT);
     for (const t of taskList(kit, { ...(flags.split ? { split: flags.split } : {}), n })) {
       const handle = t.id ??
         (t.seed !== undefined

@@ -161,7 +161,30 @@ export async function readLibraryIndex(dir: string, vocab: Vocabulary): Promise<
       `Library is for vocabulary "${parsed.data.vocabulary}" but the environment is "${vocab.name}"`,
     );
   }
+  parsed.data.skills.forEach((s, i) => {
+    for (const field of ["file", "mermaid"] as const) {
+      const file = s[field];
+      if (file !== undefined && !insideLibrary(file)) {
+        throw new InputFileError(
+          indexPath,
+          `Invalid library index at "skills.${i}.${field}": skill "${s.name}" names ${
+            JSON.stringify(file)
+          }, which is not a relative path inside the library directory`,
+        );
+      }
+    }
+  });
   return parsed.data;
+}
+
+/**
+ * Whether a file name from an index stays inside the library directory: a
+ * relative path of plain segments (no `..`, no absolute or drive path, no
+ * backslash or control character).
+ */
+function insideLibrary(file: string): boolean {
+  if (file === "" || file.startsWith("/") || /[\\\x00-\x1f:]/.test(file)) return false;
+  return file.split("/").every((seg) => seg !== "" && seg !== "." && seg !== "..");
 }
 
 /** Loads the skill files named by a library index (read with {@linkcode readLibraryIndex}). */
@@ -171,8 +194,17 @@ export async function loadIndexedSkills(
   vocab: Vocabulary,
 ): Promise<SkillLibrary> {
   const inputs = [];
+  const root = await Deno.realPath(dir).catch(() => undefined);
   for (const s of index.skills) {
     const path = `${dir}/${s.file}`;
+    // A symbolic link may still lead out of the directory.
+    const real = await Deno.realPath(path).catch(() => undefined);
+    if (root !== undefined && real !== undefined && !real.startsWith(`${root}/`)) {
+      throw new InputFileError(
+        `${dir}/index.json`,
+        `Skill "${s.name}": its file "${s.file}" resolves outside the library directory`,
+      );
+    }
     inputs.push({ data: await readJsonFile(path), source: path });
   }
   return compileSkills(inputs, vocab);

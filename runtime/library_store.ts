@@ -142,6 +142,28 @@ const HISTORY = "history.jsonl";
 const VERSIONS = "versions";
 const TMP_PREFIX = ".tmp-";
 
+/** A temporary file older than this is a leftover of a writer that died. */
+const STALE_TEMP_MS = 60_000;
+
+/**
+ * Removes the temporary index and history files a killed writer left (a
+ * minute old or more: a younger one may belong to a writer still at work).
+ */
+async function removeStaleTempFiles(dir: string): Promise<void> {
+  const now = Date.now();
+  for await (const e of Deno.readDir(dir)) {
+    if (
+      !e.isFile || !(e.name.startsWith(`${INDEX}.tmp-`) || e.name.startsWith(`${HISTORY}.tmp-`))
+    ) {
+      continue;
+    }
+    const path = `${dir}/${e.name}`;
+    const info = await Deno.stat(path).catch(() => undefined);
+    const age = info?.mtime ? now - info.mtime.getTime() : 0;
+    if (age >= STALE_TEMP_MS) await Deno.remove(path).catch(() => {});
+  }
+}
+
 /**
  * A versioned library directory: the skills of the current version,
  * compiled, plus the history of changes.
@@ -204,6 +226,7 @@ export class LibraryStore {
         `Cannot open library: no "${INDEX}" in the directory (not a skill library)`,
       );
     }
+    await removeStaleTempFiles(dir);
     const index = await readLibraryIndex(dir, vocab);
     const library = await loadIndexedSkills(dir, index, vocab);
     return new LibraryStore(dir, vocab, index.version, library, options, index.templates ?? []);

@@ -79,6 +79,14 @@ export function validateSkill(
   const parsed = SkillSchema.safeParse(input);
   if (!parsed.success) return err(zodIssues(parsed.error.issues, input));
   const skill = parsed.data;
+  if (skill.vocabulary !== vocab.name) {
+    // Its predicates and actions would be read in another vocabulary's sense.
+    return err([{
+      field: "vocabulary",
+      message:
+        `Skill "${skill.name}" is written for vocabulary "${skill.vocabulary}" but the environment's is "${vocab.name}"`,
+    }]);
+  }
   const issues = checkStructure(skill);
   checkParams(skill, vocab, issues);
   const sites = parseSites(skill, issues);

@@ -53,6 +53,18 @@ Deno.test("eval rejects bad usage with exit 2 and a message naming the problem",
     [["--env", "textcraft", "--lib", "a", "--traces", "b"], /not both/],
     [["--env", "textcraft", "--variant", "expert", "--hone"], /--hone does not apply/],
     [["--env", "textcraft", "--variant", "expert", "--n", "0"], /--n must be at least 1/],
+    [
+      ["--env", "textcraft", "--variant", "expert", "--n", "99999999999999999999"],
+      /--n must be at most 100000, got "99999999999999999999"/,
+    ],
+    [
+      ["--env", "textcraft", "--variant", "expert", "--concurrency", "0"],
+      /--concurrency must be at least 1/,
+    ],
+    [
+      ["--env", "textcraft", "--traces", "builtin", "--hone", "--concurrency", "2"],
+      /--hone learns from each episode before the next/,
+    ],
     [["--env", "textcraft", "--variant", "expert", "--split", "test"], /--split must be/],
     [["--env", "textcraft", "--variant", "expert", "--depths", "2,x"], /--depths must be/],
     [["--env", "textcraft", "--variant", "expert", "--env-options", "[1]"], /--env-options/],
@@ -167,7 +179,7 @@ Deno.test("eval through an AgentGym server over loopback gives the in-process re
   }
 });
 
-Deno.test("eval reports every episode of an unreachable server as failed with its error", async () => {
+Deno.test("eval reports every episode of an unreachable server as failed with its error, and exits 1", async () => {
   // A port that was just free: nothing listens there.
   const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (probe.addr as Deno.NetAddr).port;
@@ -181,7 +193,8 @@ Deno.test("eval reports every episode of an unreachable server as failed with it
     "3",
     "--json",
   ]);
-  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /eval: every episode failed with an error; the first: .*refused/);
   const report = JSON.parse(r.stdout);
   assert.equal(report.tasks, 3);
   assert.equal(report.success_rate, 0);

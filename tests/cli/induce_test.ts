@@ -26,6 +26,10 @@ Deno.test("induce rejects missing or bad flags with exit 2", async () => {
       ["--env", "textcraft", "--traces", "/no/such/traces.jsonl", "--out", "x"],
       /\/no\/such\/traces.jsonl/,
     ],
+    [
+      ["--env", "textcraft", "--traces", "builtin", "--out", "deno.json"],
+      /--out must be a directory, but "deno.json" is a file/,
+    ],
   ];
   for (const [args, pattern] of cases) {
     const r = await induce(args);

@@ -99,3 +99,14 @@ Deno.test("node ids such as __proto__ are data, and a 5,000-node chain validates
   assert.equal(r.error.length, 4989);
   assert.equal(r.error[0].message, `Node "n11" is not reachable from the entry "n0"`);
 });
+
+Deno.test("a skill written for another vocabulary is refused, naming both", () => {
+  const skill = { ...chain(["a"]), vocabulary: "elsewhere" };
+  assert.deepEqual(validateSkill(skill, GRAPH_VOCAB), {
+    ok: false,
+    error: [{
+      field: "vocabulary",
+      message: `Skill "s" is written for vocabulary "elsewhere" but the environment's is "tiny"`,
+    }],
+  });
+});

@@ -313,3 +313,60 @@ inTempDir("an interrupted create leaves no library, and a later create succeeds"
   assert.deepEqual(await listDir(`${dir}/versions`), ["1"]);
   assert.deepEqual((await store.history()).map((h) => h.version), [1]);
 });
+
+inTempDir(
+  "an index naming a file outside the library is refused, naming the entry",
+  async (dir) => {
+    await LibraryStore.create(dir, toyVocab, [takeColor], { kind: "induce" });
+    const secret = await Deno.makeTempFile({ prefix: "skillc_secret_" });
+    await Deno.writeTextFile(secret, "SECRET");
+    try {
+      const index = JSON.parse(await Deno.readTextFile(`${dir}/index.json`));
+      const depth = dir.split("/").length;
+      for (
+        const file of [`${"../".repeat(depth)}${secret.slice(1)}`, secret, "versions/../../x.json"]
+      ) {
+        await Deno.writeTextFile(
+          `${dir}/index.json`,
+          JSON.stringify({ ...index, skills: [{ ...index.skills[0], file }] }),
+        );
+        await assert.rejects(loadLibrary(dir, toyVocab), (e) => {
+          assert.ok(e instanceof InputFileError);
+          assert.match(
+            e.message,
+            /at "skills\.0\.file": skill "take_color" names .* which is not a relative path inside the library directory/,
+          );
+          assert.ok(!e.message.includes("SECRET"));
+          return true;
+        });
+      }
+      // A link inside the directory that leads out of it is refused too.
+      await Deno.symlink(secret, `${dir}/link.json`);
+      await Deno.writeTextFile(
+        `${dir}/index.json`,
+        JSON.stringify({ ...index, skills: [{ ...index.skills[0], file: "link.json" }] }),
+      );
+      await assert.rejects(
+        loadLibrary(dir, toyVocab),
+        /Skill "take_color": its file "link.json" resolves outside the library directory/,
+      );
+    } finally {
+      await Deno.remove(secret);
+    }
+  },
+);
+
+inTempDir("opening a library removes temporary files a killed writer left", async (dir) => {
+  await LibraryStore.create(dir, toyVocab, [takeColor], { kind: "induce" });
+  const old = `${dir}/index.json.tmp-dead0001`;
+  const young = `${dir}/index.json.tmp-live0002`;
+  await Deno.writeTextFile(old, "{");
+  await Deno.writeTextFile(young, "{");
+  const hourAgo = new Date(Date.now() - 3_600_000);
+  await Deno.utime(old, hourAgo, hourAgo);
+  await LibraryStore.open(dir, toyVocab);
+  const names = await listDir(dir);
+  assert.ok(!names.includes("index.json.tmp-dead0001"));
+  // A young one may be another writer's, still at work.
+  assert.ok(names.includes("index.json.tmp-live0002"));
+});

@@ -104,8 +104,13 @@ export class TextCraftGrounder implements Grounder {
       else unknown.push(line);
     }
     const outputs = new Set(recipes.map((r) => r.output));
+    // A set of keys, not a scan of `add`: a server may send thousands of lines.
+    const added = new Set<string>();
     const push = (pred: string, ...args: AtomArg[]) => {
-      if (!add.some((a) => a.pred === pred && sameArgs(a.args, args))) add.push({ pred, args });
+      const key = JSON.stringify([pred, ...args]);
+      if (added.has(key)) return;
+      added.add(key);
+      add.push({ pred, args });
     };
     recipes.forEach((r, i) => {
       const id = `recipe ${i + 1}`;
@@ -283,8 +288,4 @@ function refreshInputs(
     delta.add.push({ pred: "recipe_inputs", args: [recipe, text] });
   }
   return delta;
-}
-
-function sameArgs(a: readonly AtomArg[], b: readonly AtomArg[]): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
 }

@@ -87,3 +87,32 @@ export const KEYWORDS = [
   "select_one",
   "select_all",
 ] as const;
+
+/**
+ * The direct subexpressions of an expression, in source order.
+ *
+ * @example Usage
+ * ```ts
+ * import { childExprs } from "./ast.ts";
+ * import { parseExpr } from "./parse.ts";
+ * const e = parseExpr("a and not b");
+ * if (e.ok) console.log(childExprs(e.value).map((c) => c.kind)); // [ "var", "not" ]
+ * ```
+ */
+export function childExprs(e: Expr): Expr[] {
+  switch (e.kind) {
+    case "list":
+      return e.items;
+    case "call":
+      return e.args;
+    case "not":
+    case "neg":
+      return [e.arg];
+    case "binary":
+      return [e.left, e.right];
+    case "quant":
+      return e.domain.kind === "in" ? [e.domain.list, e.body] : [e.body];
+    default:
+      return [];
+  }
+}

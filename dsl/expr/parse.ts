@@ -6,7 +6,7 @@
  * @module
  */
 import type { BinaryOp, Expr, QuantOp, Span } from "./ast.ts";
-import { KEYWORDS } from "./ast.ts";
+import { childExprs, KEYWORDS } from "./ast.ts";
 import { type ExprError, exprError } from "./errors.ts";
 import { describeToken, type Token, tokenize } from "./lexer.ts";
 import { err, ok, type Result } from "../result.ts";
@@ -80,27 +80,9 @@ function deepestBeyond(root: Expr, limit: number): Expr | undefined {
   while (stack.length > 0) {
     const [e, depth] = stack.pop()!;
     if (depth > limit) return e;
-    for (const child of children(e)) stack.push([child, depth + 1]);
+    for (const child of childExprs(e)) stack.push([child, depth + 1]);
   }
   return undefined;
-}
-
-function children(e: Expr): Expr[] {
-  switch (e.kind) {
-    case "list":
-      return e.items;
-    case "call":
-      return e.args;
-    case "not":
-    case "neg":
-      return [e.arg];
-    case "binary":
-      return [e.left, e.right];
-    case "quant":
-      return e.domain.kind === "in" ? [e.domain.list, e.body] : [e.body];
-    default:
-      return [];
-  }
 }
 
 class Parser {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Expr } from "./ast.ts";
+import { childExprs, type Expr } from "./ast.ts";
 
 /**
  * Number of AST nodes of an expression.
@@ -18,22 +18,7 @@ import type { Expr } from "./ast.ts";
  * ```
  */
 export function exprNodes(e: Expr): number {
-  switch (e.kind) {
-    case "num":
-    case "str":
-    case "bool":
-    case "var":
-      return 1;
-    case "list":
-      return 1 + e.items.reduce((n, x) => n + exprNodes(x), 0);
-    case "call":
-      return 1 + e.args.reduce((n, x) => n + exprNodes(x), 0);
-    case "not":
-    case "neg":
-      return 1 + exprNodes(e.arg);
-    case "binary":
-      return 1 + exprNodes(e.left) + exprNodes(e.right);
-    case "quant":
-      return 1 + (e.domain.kind === "in" ? exprNodes(e.domain.list) : 1) + exprNodes(e.body);
-  }
+  // A quantifier's type domain is a node of its own.
+  const domain = e.kind === "quant" && e.domain.kind === "type" ? 1 : 0;
+  return childExprs(e).reduce((n, x) => n + exprNodes(x), 1 + domain);
 }

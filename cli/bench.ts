@@ -101,7 +101,7 @@ interface EnvResult {
   variants: Record<string, EvalReport & { episodes_per_second: number; nodes_per_second: number }>;
   /** Induction from 4x the demonstrations (expert demonstrations only). */
   scaling?: { traces: number; seconds: number; ratio: number };
-  /** The full variant on the task list repeated to THROUGHPUT_EPISODES episodes. */
+  /** The full variant on the task list repeated to `--throughput` episodes. */
   throughput?: { episodes: number; seconds: number; success_rate: number };
 }
 
@@ -146,15 +146,17 @@ async function main(): Promise<number> {
 
   const results: EnvResult[] = [];
   const peak = new MemoryPeak();
+  let peakMiB: number;
   try {
     for (const kit of kits) {
       const setup = await benchSetup(kit, request);
       results.push(await bench(setup, request.throughput, () => peak.sample()));
     }
   } finally {
-    peak.stop();
+    // Stopped on an error too: a running timer would keep the process alive.
+    peakMiB = peak.stop();
   }
-  const memory = { mib: peak.stop() };
+  const memory = { mib: peakMiB };
   const json = {
     date: new Date().toISOString(),
     deno: Deno.version.deno,
@@ -326,18 +328,15 @@ async function measureScaling(setup: Setup, base: number): Promise<EnvResult["sc
  */
 class MemoryPeak {
   #peak = 0;
-  #timer: ReturnType<typeof setInterval> | undefined = setInterval(() => this.sample(), 100);
+  readonly #timer = setInterval(() => this.sample(), 100);
   /** Takes a sample now. */
   sample(): void {
     this.#peak = Math.max(this.#peak, Deno.memoryUsage().rss);
   }
   /** Stops sampling; the peak in MiB. */
   stop(): number {
-    if (this.#timer !== undefined) {
-      clearInterval(this.#timer);
-      this.#timer = undefined;
-      this.sample();
-    }
+    clearInterval(this.#timer);
+    this.sample();
     return this.#peak / 2 ** 20;
   }
 }

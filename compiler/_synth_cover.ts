@@ -19,7 +19,7 @@ import { evalExpr } from "../dsl/expr/eval.ts";
 import { printExpr } from "../dsl/expr/print.ts";
 import type { Vocabulary } from "../dsl/vocabulary.ts";
 import { conjunction } from "./_synth_expr.ts";
-import { cmpText, type Literal, LitKind, scopeKey } from "./_synth_literals.ts";
+import { cmpText, type Literal, LitKind, scopeKey, situationMemo } from "./_synth_literals.ts";
 import type { Example } from "./synth_types.ts";
 
 /** Literals kept for the search. */
@@ -114,18 +114,7 @@ const truthMemos = new WeakMap<object, Map<string, Map<string, boolean | undefin
 
 /** The memo of literal truths of a situation (its fact state and scope). */
 function truthMemo(sit: Example): Map<string, boolean | undefined> {
-  let byScope = truthMemos.get(sit.facts);
-  if (!byScope) {
-    byScope = new Map();
-    truthMemos.set(sit.facts, byScope);
-  }
-  const key = scopeKey(sit.scope);
-  let memo = byScope.get(key);
-  if (!memo) {
-    memo = new Map();
-    byScope.set(key, memo);
-  }
-  return memo;
+  return situationMemo(truthMemos, sit, scopeKey(sit.scope), () => new Map());
 }
 
 /** Literal order: smaller, fewer constants, kind, text. */

@@ -141,13 +141,10 @@ export function stateLiterals(
  */
 function situationLiterals(space: LiteralSpace, sit: Example, negate: boolean): Literal[] {
   const key = `${negate ? "-" : "+"}${spaceKey(space)}|${scopeKey(sit.scope)}`;
-  let memo = literalMemo.get(sit.facts);
-  if (!memo) {
-    memo = new Map();
-    literalMemo.set(sit.facts, memo);
-  }
-  const hit = memo.get(key);
-  if (hit) return hit;
+  return situationMemo(literalMemo, sit, key, () => generateLiterals(space, sit, negate));
+}
+
+function generateLiterals(space: LiteralSpace, sit: Example, negate: boolean): Literal[] {
   const c = new Collector(space);
   for (const { atom, at } of atomsAboutScope(space, sit)) {
     if (c.full) break;
@@ -163,7 +160,6 @@ function situationLiterals(space: LiteralSpace, sit: Example, negate: boolean): 
       );
     }
   }
-  memo.set(key, c.out);
   return c.out;
 }
 
@@ -181,6 +177,30 @@ function spaceKey(space: LiteralSpace): string {
     spaceKeys.set(space, key);
   }
   return key;
+}
+
+/**
+ * What `make` gives for a situation's fact state and `key`, computed once:
+ * entries live as long as the fact state (trace states outlive one
+ * synthesis call, so the memo serves every call that asks again).
+ */
+export function situationMemo<T>(
+  memos: WeakMap<object, Map<string, T>>,
+  sit: Example,
+  key: string,
+  make: () => T,
+): T {
+  let byKey = memos.get(sit.facts);
+  if (!byKey) {
+    byKey = new Map();
+    memos.set(sit.facts, byKey);
+  }
+  let value = byKey.get(key);
+  if (value === undefined) {
+    value = make();
+    byKey.set(key, value);
+  }
+  return value;
 }
 
 /** A scope as text, for memo keys (values are atoms, numbers or lists of them). */

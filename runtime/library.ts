@@ -183,7 +183,8 @@ export async function readLibraryIndex(dir: string, vocab: Vocabulary): Promise<
  * backslash or control character).
  */
 function insideLibrary(file: string): boolean {
-  if (file === "" || file.startsWith("/") || /[\\\x00-\x1f:]/.test(file)) return false;
+  if (file === "" || file.startsWith("/") || /[\\:]/.test(file)) return false;
+  if ([...file].some((c) => c.charCodeAt(0) < 0x20)) return false;
   return file.split("/").every((seg) => seg !== "" && seg !== "." && seg !== "..");
 }
 

@@ -87,9 +87,11 @@ class EvalFailure {
 type Scope = ReadonlyMap<string, Value>;
 
 class Evaluator {
+  readonly #budget: number;
+  /** Quantifier iterations left of the budget. */
   #left: number;
   constructor(readonly env: EvalEnv) {
-    this.#left = env.budget ?? DEFAULT_EVAL_BUDGET;
+    this.#budget = this.#left = env.budget ?? DEFAULT_EVAL_BUDGET;
   }
 
   fail(span: Span, message: string): never {
@@ -240,10 +242,9 @@ class Evaluator {
     const inner = new Map(scope);
     const holds = (c: Value): boolean => {
       if (--this.#left < 0) {
-        const budget = this.env.budget ?? DEFAULT_EVAL_BUDGET;
         this.fail(
           e.span,
-          `Evaluation budget exceeded: more than ${budget} quantifier iterations (nested quantifiers multiply)`,
+          `Evaluation budget exceeded: more than ${this.#budget} quantifier iterations (nested quantifiers multiply)`,
         );
       }
       inner.set(e.var, c);

@@ -28,19 +28,35 @@ export function outEdge(skill: Skill, nodeId: string, label: EdgeLabel): string 
   return skill.edges.find((e) => e.from === nodeId && e.label === label)?.to;
 }
 
+/** The first node of each id (a duplicate id is reported by the structure check). */
+export function nodesById(skill: Skill): Map<string, Node> {
+  const byId = new Map<string, Node>();
+  for (const n of skill.nodes) if (!byId.has(n.id)) byId.set(n.id, n);
+  return byId;
+}
+
+/** The edges of the skill grouped by their source (`from`) or their target (`to`), in edge order. */
+export function edgesBy(skill: Skill, end: "from" | "to"): Map<string, Edge[]> {
+  const out = new Map<string, Edge[]>();
+  for (const e of skill.edges) {
+    const list = out.get(e[end]);
+    if (list) list.push(e);
+    else out.set(e[end], [e]);
+  }
+  return out;
+}
+
 /**
  * The successors of each node id, each once, in edge order (a `Map`: node
  * ids are data, and `__proto__` is as good an id as any).
  */
-export function successorMap(skill: Skill): Map<string, string[]> {
+function successorMap(skill: Skill): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const n of skill.nodes) out.set(n.id, []);
-  for (const e of skill.edges) {
-    let next = out.get(e.from);
-    if (!next) out.set(e.from, next = []);
-    if (!next.includes(e.to)) next.push(e.to);
-    if (!out.has(e.to)) out.set(e.to, []);
+  for (const [from, edges] of edgesBy(skill, "from")) {
+    out.set(from, [...new Set(edges.map((e) => e.to))]);
   }
+  for (const e of skill.edges) if (!out.has(e.to)) out.set(e.to, []);
   return out;
 }
 
@@ -116,18 +132,14 @@ export function breadthFirstOrder(skill: Skill): string[] {
   const seen = new Set<string>();
   const order: string[] = [];
   const ids = new Set(skill.nodes.map((n) => n.id));
-  const next = new Map<string, string[]>();
-  for (const e of skill.edges) {
-    if (!next.has(e.from)) next.set(e.from, []);
-    next.get(e.from)!.push(e.to);
-  }
+  const next = edgesBy(skill, "from");
   const queue = ids.has(skill.entry) ? [skill.entry] : [];
   seen.add(skill.entry);
   // An index instead of shift(): shifting is linear, and graphs may be large.
   for (let head = 0; head < queue.length; head++) {
     const id = queue[head];
     order.push(id);
-    for (const to of next.get(id) ?? []) {
+    for (const { to } of next.get(id) ?? []) {
       if (ids.has(to) && !seen.has(to)) {
         seen.add(to);
         queue.push(to);
@@ -152,8 +164,7 @@ export function assignedOn(node: Node, label: EdgeLabel): string | undefined {
  * loop its variable on its `body` edge only.
  */
 export function definitelyAssigned(skill: Skill, params: string[]): Map<string, Set<string>> {
-  const byId = new Map<string, Node>();
-  for (const n of skill.nodes) if (!byId.has(n.id)) byId.set(n.id, n);
+  const byId = nodesById(skill);
   const reachable = new Set(reachableFrom(skill, skill.entry));
   const universe = new Set(params);
   for (const n of byId.values()) if (n.kind === "data" || n.kind === "loop") universe.add(n.var);
@@ -162,11 +173,7 @@ export function definitelyAssigned(skill: Skill, params: string[]): Map<string, 
     into.set(id, id === skill.entry ? new Set(params) : new Set(universe));
   }
   const order = breadthFirstOrder(skill).filter((id) => reachable.has(id));
-  const incoming = new Map<string, Edge[]>();
-  for (const e of skill.edges) {
-    if (!incoming.has(e.to)) incoming.set(e.to, []);
-    incoming.get(e.to)!.push(e);
-  }
+  const incoming = edgesBy(skill, "to");
   for (let changed = true; changed;) {
     changed = false;
     for (const id of order) {
@@ -200,13 +207,8 @@ export function unassignedPath(
   variable: string,
   target: string,
 ): string[] | undefined {
-  const byId = new Map<string, Node>();
-  for (const n of skill.nodes) if (!byId.has(n.id)) byId.set(n.id, n);
-  const outgoing = new Map<string, Edge[]>();
-  for (const e of skill.edges) {
-    if (!outgoing.has(e.from)) outgoing.set(e.from, []);
-    outgoing.get(e.from)!.push(e);
-  }
+  const byId = nodesById(skill);
+  const outgoing = edgesBy(skill, "from");
   const parent = new Map<string, string | undefined>([[skill.entry, undefined]]);
   const queue = [skill.entry];
   for (let head = 0; head < queue.length; head++) {

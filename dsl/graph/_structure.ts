@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { reachableFrom } from "./_control_flow.ts";
+import { edgesBy, reachableFrom } from "./_control_flow.ts";
 import { type Edge, type EdgeLabel, type Node, OUT_EDGES, type Skill } from "./schema.ts";
 import type { SkillIssue } from "./issue.ts";
 
@@ -44,11 +44,7 @@ export function checkStructure(skill: Skill): SkillIssue[] {
       });
     }
   });
-  const outgoing = new Map<string, Edge[]>();
-  for (const e of skill.edges) {
-    if (!outgoing.has(e.from)) outgoing.set(e.from, []);
-    outgoing.get(e.from)!.push(e);
-  }
+  const outgoing = edgesBy(skill, "from");
   skill.nodes.forEach((n, i) => {
     if (firstIndex.get(n.id) === i) checkOutEdges(n, outgoing.get(n.id) ?? [], issues);
   });

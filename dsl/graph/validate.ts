@@ -19,6 +19,7 @@ import {
 import {
   breadthFirstOrder,
   definitelyAssigned,
+  nodesById,
   reachableFrom,
   unassignedPath,
 } from "./_control_flow.ts";
@@ -229,8 +230,7 @@ function inferTypes(skill: Skill, vocab: Vocabulary, sites: Map<string, Site[]>)
 function checkTypeConflicts(skill: Skill, inferred: Inferred, issues: SkillIssue[]): void {
   const first = new Map<string, { node?: string; type: string }>();
   for (const p of skill.params) if (!first.has(p.name)) first.set(p.name, { type: p.type });
-  const byId = new Map<string, Node>();
-  for (const n of skill.nodes) if (!byId.has(n.id)) byId.set(n.id, n);
+  const byId = nodesById(skill);
   for (const id of breadthFirstOrder(skill)) {
     const type = inferred.assigned.get(id);
     const node = byId.get(id);

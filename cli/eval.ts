@@ -52,7 +52,8 @@ An episode whose environment fails (e.g. a remote server error) counts as
 failed and is listed with its error.
 
 Library (one of):
-  --lib <dir>         a library written by "deno task induce" (skills and templates)
+  --lib <dir>         a library written by "deno task induce" (skills and templates):
+                      a directory, or kv:<file> / kv:<URL> for a Deno KV library
   --traces <src>      induce one in memory from traces: a JSONL/JSON/transcript
                       file, a directory, or "builtin" (the expert's
                       demonstrations on the environment's demonstration tasks)
@@ -74,7 +75,9 @@ ${envHelp(22)}
                                 (with --traces; with --lib it only names the row)
                         expert  ${VARIANT_DOCS.expert}
   --hone              hone the skills on failures as the tasks run; with --lib
-                      every change is committed to the library as a new version
+                      every change is committed to the library as a new version.
+                      Several processes may hone one library at once: each
+                      commit is replayed on the others' newer versions
   --concurrency <n>   episodes at once (default 1): a local environment runs
                       them in n worker threads, a remote one over n
                       connections (an --env with several URLs,
@@ -230,6 +233,7 @@ async function main(): Promise<number> {
   } else {
     printReport(evaluation, honing, store);
   }
+  store?.close();
   const { records } = evaluation;
   if (records.length > 0 && records.every((r) => r.error !== undefined)) {
     console.error(`eval: every episode failed with an error; the first: ${records[0].error}`);
@@ -254,7 +258,7 @@ function printReport(
     const c = honing.changeCounts();
     console.log(
       `\nHoning: ${honing.recoveries} recoveries; ${c.graft} grafts, ${c.solidify} solidified, ${c.remove} removed, ${c.narrow} narrowed` +
-        (store ? `; library ${store.dir} is at version ${store.version}` : " (in memory)"),
+        (store ? `; library ${store.location} is at version ${store.version}` : " (in memory)"),
     );
   }
   if (r.errors.length > 0) {

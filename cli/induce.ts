@@ -36,7 +36,8 @@ Traces:
 Options:
 ${envHelp(22)}
   --traces <source>   where the traces come from (see above)
-  --out <dir>         library directory (a new version is added if it exists)
+  --out <dir>         library directory (a new version is added if it exists),
+                      or kv:<file> / kv:<URL> for a Deno KV library
   --count <n>         builtin: how many demonstrations (the environment's
                       unit, e.g. ALFWorld tasks per type; default: its own)
   --env-options <json>  builtin: options of the environment the expert runs
@@ -80,7 +81,9 @@ async function main(): Promise<number> {
   if (!flags.traces) throw new UsageError("Missing --traces <file|dir|builtin>");
   if (!flags.out) throw new UsageError("Missing --out <dir>");
   // Refuse now what writing would refuse after the whole induction.
-  const outInfo = await Deno.stat(flags.out).catch(() => undefined);
+  const outInfo = flags.out.startsWith("kv:")
+    ? undefined
+    : await Deno.stat(flags.out).catch(() => undefined);
   if (outInfo && !outInfo.isDirectory) {
     throw new UsageError(`--out must be a directory, but "${flags.out}" is a file`);
   }

@@ -7,7 +7,7 @@
  */
 import { FactStore } from "../runtime/fact_store.ts";
 import { collectRun, runSkill } from "../runtime/interpreter.ts";
-import { loadLibrary, loadSkillFile, SkillLibrary } from "../runtime/library.ts";
+import { loadSkillFile, SkillLibrary } from "../runtime/library.ts";
 import { runAgent } from "../runtime/agent.ts";
 import { openLibrary } from "../compiler/open_library.ts";
 import { formatAgentEvent, formatAgentResult } from "../runtime/format_agent_events.ts";
@@ -43,7 +43,8 @@ to --task (a seed with its options, or an id), then the task as JSON.
 Options:
 ${envHelp(24)}
   --skill <file|name>   skill to run: a .json or .mmd file, or a skill name of --lib
-  --lib <dir>           library directory (skills, and task programs for the agent)
+  --lib <dir|kv:path>   library (skills, and task programs for the agent): a
+                        directory, or a Deno KV database (kv:<file> or kv:<URL>)
   --args <json>         --skill: arguments as a JSON object, e.g. '{"target": "stick"}' (default {})
   --task <seed|id>      task: an integer seed or a task id (default 0)
   --depth <n>           generated tasks: the depth option (TextCraft)
@@ -147,7 +148,12 @@ async function main(): Promise<number> {
   }
   const args = parseArgsJson(flags.args ?? "{}");
 
-  const library = flags.lib ? await loadLibrary(flags.lib, kit.vocabulary) : new SkillLibrary();
+  let library = new SkillLibrary();
+  if (flags.lib) {
+    const opened = await openLibrary(flags.lib, kit.vocabulary);
+    opened.store.close();
+    library = opened.library;
+  }
   const program = library.get(flags.skill) ?? await loadSkillFile(flags.skill, kit.vocabulary);
 
   const env = kit.create(envOptions);
@@ -233,7 +239,8 @@ async function runAgentMain(
   }
   await env.close?.();
   const result = r.value;
-  const changes = session ? await session.endEpisode() : [];
+  const changes = session ? await session.endEpisode().finally(() => opened.store.close()) : [];
+  if (!session) opened.store.close();
   console.log(opts.json ? JSON.stringify({ result, changes }) : formatAgentResult(result));
   if (!opts.json && store) {
     console.log(

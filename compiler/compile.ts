@@ -10,7 +10,7 @@ import type { Skill } from "../dsl/graph/schema.ts";
 import type { Trace } from "../dsl/trace.ts";
 import type { ActionModel } from "../runtime/action_model.ts";
 import type { EnvironmentKit } from "../runtime/environment.ts";
-import { compileSkills, saveActionModel, type SkillLibrary } from "../runtime/library.ts";
+import { compileSkills, type SkillLibrary } from "../runtime/library.ts";
 import type { TaskTemplate } from "../runtime/task_template.ts";
 import { learnActionModelFromTraces } from "./action_model_from_traces.ts";
 import { type InduceOptions, induceSkills, type Induction } from "./induce.ts";
@@ -80,8 +80,8 @@ export function compileTraces(
 }
 
 /**
- * Writes a compiled library as a new version of the library at `dir` (or
- * a new library), with its action model beside the index.
+ * Writes a compiled library as a new version of the library at `dir` (a
+ * directory or `kv:<path or URL>`; or a new library), with its action model.
  *
  * @param detail What the version was made from, for its history entry.
  */
@@ -95,7 +95,7 @@ export async function writeCompiledLibrary(
     ...(options.overwrite !== undefined ? { overwrite: options.overwrite } : {}),
     ...(options.detail !== undefined ? { detail: options.detail } : {}),
     templates: compiled.templates,
+    actionModel: compiled.actionModel,
   });
-  await saveActionModel(dir, compiled.actionModel);
   return written;
 }

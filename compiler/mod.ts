@@ -98,4 +98,4 @@ export {
   writeCompiledLibrary,
 } from "./compile.ts";
 export { type OpenedLibrary, openLibrary, type OpenLibraryOptions } from "./open_library.ts";
-export { refreshPackage } from "./write_library.ts";
+export { generatePackageOf, refreshPackage } from "./write_library.ts";

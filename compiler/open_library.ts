@@ -1,8 +1,11 @@
 /**
- * A library directory opened for use: its skills compiled, its task
- * templates, its action model, and (on request) a honing session that
- * commits what it learns as new versions of the same directory, each with
- * its package regenerated (so `package/` is always the current version).
+ * A library opened for use (a directory, or `kv:<path or URL>`): its skills
+ * compiled, its task templates, its action model, and (on request) a
+ * honing session that commits what it learns as new versions of the same
+ * library. A directory's package is regenerated with each version (so
+ * `package/` is always the current one). Several processes may hone one
+ * library: each commit is replayed on what the others committed meanwhile,
+ * and the session continues from the merged skills.
  *
  * @module
  */
@@ -10,8 +13,10 @@ import type { Vocabulary } from "../dsl/vocabulary.ts";
 import type { ActionModel } from "../runtime/action_model.ts";
 import { Honer } from "../runtime/hone.ts";
 import { HoningSession } from "../runtime/honing_session.ts";
-import { loadActionModel, saveActionModel, type SkillLibrary } from "../runtime/library.ts";
-import { LibraryStore } from "../runtime/library_store.ts";
+import type { SkillLibrary } from "../runtime/library.ts";
+import type { LibraryStore } from "../runtime/library_store.ts";
+import { kvLocation } from "../runtime/kv_store.ts";
+import { openLibraryStore } from "../runtime/open_store.ts";
 import type { TaskTemplate } from "../runtime/task_template.ts";
 import { refreshPackage } from "./write_library.ts";
 
@@ -23,7 +28,7 @@ export interface OpenLibraryOptions {
 
 /** An opened library. */
 export interface OpenedLibrary {
-  /** The versioned store behind the directory. */
+  /** The versioned store behind the library (close it when done). */
   store: LibraryStore;
   /** The skills, compiled (the honing session's when honing). */
   library: SkillLibrary;
@@ -36,7 +41,8 @@ export interface OpenedLibrary {
 }
 
 /**
- * Opens the library at `dir` for `vocab`: what `deno task induce` wrote.
+ * Opens the library at `dir` (a directory or `kv:<path or URL>`) for
+ * `vocab`: what `deno task induce` wrote.
  *
  * @throws {InputFileError} When the directory holds no valid library for the vocabulary.
  *
@@ -51,15 +57,20 @@ export async function openLibrary(
   vocab: Vocabulary,
   options: OpenLibraryOptions = {},
 ): Promise<OpenedLibrary> {
-  const store = await LibraryStore.open(dir, vocab, {
-    afterCommit: (s) => refreshPackage(dir, s, vocab),
-  });
-  const actionModel = await loadActionModel(dir, vocab);
+  const store = await openLibraryStore(
+    dir,
+    vocab,
+    kvLocation(dir) === undefined ? { afterCommit: (s) => refreshPackage(dir, s) } : {},
+  );
+  const actionModel = await store.loadActionModel();
   const honing = options.hone
     ? new HoningSession(new Honer(store.skills(), vocab), vocab, {
-      commit: (skills, changes) => store.commit(skills, changes),
+      commit: async (skills, changes) => {
+        await store.commit(skills, changes);
+        return store.skills();
+      },
       ...(actionModel ? { actionModel } : {}),
-      saveModel: (m) => saveActionModel(dir, m),
+      saveModel: (m) => store.saveActionModel(m),
     })
     : undefined;
   return {

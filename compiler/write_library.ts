@@ -1,14 +1,18 @@
 /**
- * The output stage of induction: a versioned library directory (see
- * `runtime/library_store.ts`) plus a generated Deno/JSR package of the same
- * skills in its `package/` folder.
+ * The output stage of induction: a versioned library (a directory, see
+ * `runtime/directory_store.ts`, or a Deno KV database, see
+ * `runtime/kv_store.ts`) plus, for a directory, a generated Deno/JSR
+ * package of the same skills in its `package/` folder.
  *
  * @module
  */
 import type { Skill } from "../dsl/graph/schema.ts";
 import type { Vocabulary } from "../dsl/vocabulary.ts";
-import { LibraryStore } from "../runtime/library_store.ts";
+import type { LibraryStore } from "../runtime/library_store.ts";
+import { kvLocation } from "../runtime/kv_store.ts";
+import { createLibraryStore, libraryStoreExists, openLibraryStore } from "../runtime/open_store.ts";
 import type { TaskTemplate } from "../runtime/task_template.ts";
+import type { ActionModel } from "../runtime/action_model.ts";
 import { generatePackage } from "./package.ts";
 
 /** Options of {@linkcode writeLibrary}. */
@@ -32,9 +36,11 @@ export interface WriteLibraryOptions {
 }
 
 /**
- * Writes induced skills to `out`: a new library, or a new version (change
- * kind `"induce"`) of the library already there, and the package at
- * `out/package/` (version `0.<library version>.0`).
+ * Writes induced skills to `out` (a directory, or `kv:<path or URL>`): a
+ * new library, or a new version (change kind `"induce"`) of the library
+ * already there, and for a directory the package at `out/package/`
+ * (version `0.<library version>.0`; see {@linkcode generatePackageOf} for
+ * a Deno KV library).
  *
  * @returns The library version written.
  * @throws {InputFileError} When a skill does not validate against `vocab`.
@@ -49,25 +55,30 @@ export async function writeLibrary(
   out: string,
   skills: Skill[],
   vocab: Vocabulary,
-  options: WriteLibraryOptions = {},
+  options: WriteLibraryOptions & { actionModel?: ActionModel } = {},
 ): Promise<{ version: number }> {
   const change = { kind: "induce" as const, detail: options.detail };
   let store: LibraryStore;
-  if (!options.overwrite && await LibraryStore.exists(out)) {
-    store = await LibraryStore.open(out, vocab);
+  if (!options.overwrite && await libraryStoreExists(out)) {
+    store = await openLibraryStore(out, vocab);
     await store.commit(
       skills,
       [change],
       options.templates ? { templates: options.templates } : {},
     );
   } else {
-    store = await LibraryStore.create(out, vocab, skills, change, {
+    store = await createLibraryStore(out, vocab, skills, change, {
       overwrite: options.overwrite,
       ...(options.templates ? { templates: options.templates } : {}),
     });
   }
-  await refreshPackage(out, store, vocab, options.packageName);
-  return { version: store.version };
+  try {
+    if (options.actionModel) await store.saveActionModel(options.actionModel);
+    if (kvLocation(out) === undefined) await refreshPackage(out, store, options.packageName);
+    return { version: store.version };
+  } finally {
+    store.close();
+  }
 }
 
 /**
@@ -77,11 +88,30 @@ export async function writeLibrary(
  */
 export async function refreshPackage(
   dir: string,
-  store: LibraryStore,
-  vocab: Vocabulary,
+  store: Pick<LibraryStore, "skills" | "version" | "vocab">,
   packageName?: string,
 ): Promise<void> {
-  await generatePackage(`${dir}/package`, store.skills(), {
+  await generatePackageOf(store, `${dir}/package`, packageName);
+}
+
+/**
+ * Writes the Deno/JSR package of a library's current skills to `out`, as
+ * version `0.<library version>.0`: how a Deno KV library, which has no
+ * folder of its own, gets its package on demand.
+ *
+ * @example Usage
+ * ```ts ignore
+ * const store = await openLibraryStore("kv:skills.sqlite", vocab);
+ * await generatePackageOf(store, "out/package");
+ * ```
+ */
+export async function generatePackageOf(
+  store: Pick<LibraryStore, "skills" | "version" | "vocab">,
+  out: string,
+  packageName?: string,
+): Promise<void> {
+  const vocab = store.vocab;
+  await generatePackage(out, store.skills(), {
     name: packageName ?? defaultPackageName(vocab.name),
     version: `0.${store.version}.0`,
     vocabulary: vocab.name,

@@ -11,11 +11,10 @@
  *
  * @module
  */
-import { freshIds } from "../dsl/graph/ids.ts";
 import { matchAction, renderAction } from "../dsl/action.ts";
 import { subtypesOf } from "../dsl/vocabulary.ts";
 import type { Atom, Value } from "../dsl/facts.ts";
-import type { Edge, Graft, Node, Skill } from "../dsl/graph/schema.ts";
+import type { Graft, Skill } from "../dsl/graph/schema.ts";
 import type { Vocabulary } from "../dsl/vocabulary.ts";
 import { parseExpr } from "../dsl/expr/parse.ts";
 import { freeVars } from "../dsl/expr/vars.ts";
@@ -25,6 +24,7 @@ import type { RunEvent, RunResult } from "./interpreter.ts";
 import { SkillLibrary } from "./library.ts";
 import type { Change } from "./library_store.ts";
 import { compileSkill } from "./program.ts";
+import { applySkillEdit, type GraftStep, nextGraftNumber, type SkillEdit } from "./skill_edit.ts";
 import { recoverAction, type RecoveryAdvisor, type RecoveryStep } from "./reflect.ts";
 
 /** Options of a {@linkcode Honer}. */
@@ -82,15 +82,18 @@ export class Honer {
 
   /** Creates a honer over copies of `skills`. */
   constructor(skills: readonly Skill[], vocab: Vocabulary, options: HoneOptions = {}) {
-    for (const s of skills) this.#skills.set(s.name, structuredClone(s));
     this.#vocab = vocab;
     this.#options = { solidifyAfter: 2, maxTries: 8, ...options };
-    for (const s of skills) {
-      for (const g of s.grafts ?? []) {
-        const n = Number(/(\d+)$/.exec(g.id)?.[1] ?? 0);
-        if (n >= this.#nextGraft) this.#nextGraft = n + 1;
-      }
-    }
+    this.adopt(skills);
+  }
+
+  /**
+   * Continues from `skills` (e.g. the library as committed, with what other
+   * processes honed meanwhile); changes not yet taken are kept.
+   */
+  adopt(skills: readonly Skill[]): void {
+    this.#skills = new Map(skills.map((s) => [s.name, structuredClone(s)]));
+    this.#nextGraft = Math.max(this.#nextGraft, nextGraftNumber(skills));
   }
 
   /** Replaces the advisor that ranks corrective actions (e.g. a model updated with experience). */
@@ -192,8 +195,9 @@ export class Honer {
       );
       if (!fired) continue;
       if (result.outcome === "failure") {
-        if ((skill.grafts ?? []).includes(graft)) {
-          this.#removeGraft(skill, graft, "the run failed after it");
+        const current = this.#skills.get(skillName)!;
+        if ((current.grafts ?? []).some((g) => g.id === graft.id)) {
+          this.#removeGraft(current, graft, "the run failed after it");
         }
         continue;
       }
@@ -204,6 +208,7 @@ export class Honer {
           kind: "solidify",
           skill: skill.name,
           detail: `graft ${graft.id} resolved the failure ${graft.successes} times`,
+          edit: { op: "solidify", skill: skill.name, graft: graft.id },
         });
       }
     }
@@ -275,8 +280,7 @@ export class Honer {
       if (node.args[param] !== undefined && !exprOf.has(value)) exprOf.set(value, node.args[param]);
     }
     const lift = (v: Value) => exprOf.get(v);
-    const steps: Node[] = [];
-    const fresh = freshIds(skill.nodes.map((n) => n.id));
+    const steps: GraftStep[] = [];
     for (const s of plan) {
       const sm = matchAction(this.#vocab, s.action);
       if (!sm) return undefined;
@@ -286,62 +290,46 @@ export class Honer {
         if (e === undefined) return undefined;
         args[k] = e;
       }
-      steps.push({ id: fresh(`recover_${sm.action}`), kind: "primitive", action: sm.action, args });
+      steps.push({ action: sm.action, args });
     }
     const guard = guardOf(plan, lift);
     if (!guard) return undefined;
-    const graftId = `g${this.#nextGraft++}`;
-    const check: Node = { id: fresh(`graft_${graftId}`), kind: "check", cond: guard };
-    const edges: Edge[] = skill.edges.map((e) => e.to === nodeId ? { ...e, to: check.id } : e);
-    edges.push({ from: check.id, to: steps[0].id, label: "yes" });
-    edges.push({ from: check.id, to: nodeId, label: "no" });
-    steps.forEach((s, i) =>
-      edges.push({ from: s.id, to: i + 1 < steps.length ? steps[i + 1].id : nodeId, label: "next" })
-    );
-    const candidate: Skill = {
-      ...skill,
-      entry: skill.entry === nodeId ? check.id : skill.entry,
-      nodes: [...skill.nodes, check, ...steps],
-      edges,
-      grafts: [
-        ...(skill.grafts ?? []),
-        {
-          id: graftId,
-          nodes: [check.id, ...steps.map((s) => s.id)],
-          status: "tentative",
-          successes: 0,
-        },
-      ],
+    const edit: SkillEdit = {
+      op: "graft",
+      skill: skill.name,
+      graft: `g${this.#nextGraft}`,
+      before: nodeId,
+      guard,
+      steps,
     };
-    if (!compileSkill(candidate, this.#vocab).ok) return undefined;
+    const { skill: candidate, graft: graftId } = applySkillEdit(skill, edit);
+    if (candidate === skill || !graftId || !compileSkill(candidate, this.#vocab).ok) {
+      return undefined;
+    }
+    this.#nextGraft++;
     this.#skills.set(skill.name, candidate);
     this.#changes.push({
       kind: "graft",
       skill: skill.name,
       detail: `${graftId} before "${nodeId}": if ${guard} then ${
-        steps.map((s) => s.kind === "primitive" ? s.action : s.id).join(", ")
+        steps.map((s) => s.action).join(", ")
       } (tentative)`,
+      edit,
     });
     return graftId;
   }
 
   #removeGraft(skill: Skill, graft: Graft, why: string): void {
-    const [checkId, ...rest] = graft.nodes;
-    const target = skill.edges.find((e) => e.from === checkId && e.label === "no")?.to;
-    if (target === undefined) return;
-    const removed = new Set(graft.nodes);
-    const updated: Skill = {
-      ...skill,
-      entry: skill.entry === checkId ? target : skill.entry,
-      nodes: skill.nodes.filter((n) => !removed.has(n.id)),
-      edges: skill.edges
-        .filter((e) => !removed.has(e.from))
-        .map((e) => e.to === checkId ? { ...e, to: target } : e)
-        .filter((e) => !removed.has(e.to) || rest.length === 0),
-      grafts: (skill.grafts ?? []).filter((g) => g.id !== graft.id),
-    };
+    const edit: SkillEdit = { op: "remove", skill: skill.name, graft: graft.id };
+    const { skill: updated, note } = applySkillEdit(skill, edit);
+    if (note) return;
     this.#skills.set(skill.name, updated);
-    this.#changes.push({ kind: "remove", skill: skill.name, detail: `graft ${graft.id}: ${why}` });
+    this.#changes.push({
+      kind: "remove",
+      skill: skill.name,
+      detail: `graft ${graft.id}: ${why}`,
+      edit,
+    });
   }
 
   #narrow(skill: Skill, result: RunResult, why: string): void {
@@ -350,17 +338,17 @@ export class Honer {
     const params = new Set(skill.params.map((p) => p.name));
     const parsed = cond ? parseExpr(cond) : undefined;
     const usable = parsed?.ok && [...freeVars(parsed.value)].every((v) => params.has(v));
-    const doc = { ...skill.doc };
-    if (usable && cond && !(doc.excluded ?? []).includes(cond)) {
-      doc.excluded = [...(doc.excluded ?? []), cond];
-      doc.pre = doc.pre ? `(${doc.pre}) and not (${cond})` : `not (${cond})`;
-    }
     const note = `Does not apply when ${
       usable ? `${cond}` : `${result.diagnosis?.message ?? "it failed"}`
     }.`;
-    if (!doc.summary.includes(note)) doc.summary = `${doc.summary} ${note}`;
-    this.#skills.set(skill.name, { ...skill, doc });
-    this.#changes.push({ kind: "narrow", skill: skill.name, detail: `${why}: ${note}` });
+    const edit: SkillEdit = {
+      op: "narrow",
+      skill: skill.name,
+      ...(usable && cond ? { cond } : {}),
+      note,
+    };
+    this.#skills.set(skill.name, applySkillEdit(skill, edit).skill);
+    this.#changes.push({ kind: "narrow", skill: skill.name, detail: `${why}: ${note}`, edit });
   }
 }
 

@@ -21,7 +21,9 @@ import { type ActionModel, learnActionModel, type Transition } from "./action_mo
 export interface HoningSessionOptions {
   /**
    * Persists the skills after an episode that changed them, e.g.
-   * `(skills, changes) => store.commit(skills, changes)`.
+   * `(skills, changes) => store.commit(skills, changes)`. When it returns
+   * skills (what the store holds after the commit, including what other
+   * processes honed meanwhile), the session continues from them.
    */
   commit?: (skills: Skill[], changes: Change[]) => Promise<unknown>;
   /**
@@ -211,7 +213,8 @@ export class HoningSession {
     if (changes.length === 0) return changes;
     for (const c of changes) this.#counts[c.kind]++;
     this.#library = undefined;
-    await this.#options.commit?.(this.#honer.skills(), changes);
+    const committed = await this.#options.commit?.(this.#honer.skills(), changes);
+    if (Array.isArray(committed)) this.#honer.adopt(committed as Skill[]);
     return changes;
   }
 

@@ -48,9 +48,21 @@ export {
   type CreateOptions,
   type HistoryEntry,
   HistoryEntrySchema,
-  LibraryStore,
+  type LibraryStore,
+  StoreConflictError,
   type StoreOptions,
 } from "./library_store.ts";
+export { DirectoryStore } from "./directory_store.ts";
+export { KvStore } from "./kv_store.ts";
+export { createLibraryStore, libraryStoreExists, openLibraryStore } from "./open_store.ts";
+export {
+  applySkillEdit,
+  type EditResult,
+  type GraftStep,
+  replayEdits,
+  type SkillEdit,
+  SkillEditSchema,
+} from "./skill_edit.ts";
 export {
   type ExpertTraceOptions,
   generateExpertTraces,

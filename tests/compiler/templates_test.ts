@@ -7,7 +7,7 @@ import type { Trace } from "../../dsl/trace.ts";
 import { alfworldKit } from "../../environments/alfworld/mod.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
 import { loadTemplates, readLibraryIndex } from "../../runtime/library.ts";
-import { LibraryStore } from "../../runtime/library_store.ts";
+import { DirectoryStore } from "../../runtime/directory_store.ts";
 import type { TaskTemplate } from "../../runtime/task_template.ts";
 import { withValueDomains } from "../../runtime/value_domains.ts";
 import { alfworldTraces, handWrittenAlfworld } from "../runtime/_agent_fixtures.ts";
@@ -118,7 +118,7 @@ Deno.test("templates are stored in the library index, kept by later commits, and
   await writeLibrary(dir, skills, vocab, { templates });
   assert.deepEqual(await loadTemplates(dir, vocab), templates);
   // A commit that does not mention templates keeps them.
-  const store = await LibraryStore.open(dir, vocab);
+  const store = await DirectoryStore.open(dir, vocab);
   await store.commit(store.skills(), [{ kind: "edit", detail: "no change" }]);
   assert.deepEqual((await readLibraryIndex(dir, vocab)).templates, templates);
   assert.deepEqual(store.templates(), templates);

@@ -5,7 +5,7 @@ import type { Skill } from "../../dsl/graph/schema.ts";
 import { textcraftVocabulary } from "../../environments/textcraft/mod.ts";
 import { readJsonFile } from "../../runtime/json_file.ts";
 import { loadLibrary } from "../../runtime/library.ts";
-import { LibraryStore } from "../../runtime/library_store.ts";
+import { DirectoryStore } from "../../runtime/directory_store.ts";
 
 const example = await readJsonFile(
   new URL("../../examples/textcraft/craft_from_gettable.json", import.meta.url).pathname,
@@ -57,7 +57,7 @@ Deno.test("writeLibrary() creates a library and its package, then adds versions"
     assert.equal(config.name, "@me/crafting");
     assert.equal(config.version, "0.2.0");
     assert.match(await Deno.readTextFile(`${out}/package/mod.ts`), /export const craft_simple:/);
-    const store = await LibraryStore.open(out, textcraftVocabulary);
+    const store = await DirectoryStore.open(out, textcraftVocabulary);
     assert.deepEqual(
       (await store.history()).map((h) => [h.version, h.kind, h.detail]),
       [[1, "induce", "run 1"], [2, "induce", "run 2"]],
@@ -109,7 +109,7 @@ Deno.test("writeLibrary() writes nothing when a skill does not validate", async 
     assert.deepEqual((await loadLibrary(out, textcraftVocabulary)).names(), [
       "craft_from_gettable",
     ]);
-    assert.equal((await LibraryStore.open(out, textcraftVocabulary)).version, 1);
+    assert.equal((await DirectoryStore.open(out, textcraftVocabulary)).version, 1);
   });
 });
 

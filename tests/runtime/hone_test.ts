@@ -150,7 +150,7 @@ Deno.test("narrowing with a diagnosis over the parameters excludes that context 
 
 Deno.test("scenario: an induced skill that never saw a closed box learns to open it, persisted version by version", async () => {
   const { induceSkills } = await import("../../compiler/induce.ts");
-  const { LibraryStore } = await import("../../runtime/library_store.ts");
+  const { DirectoryStore } = await import("../../runtime/directory_store.ts");
   const { loadLibrary } = await import("../../runtime/library.ts");
   const { ToyEnv } = await import("./_toy.ts");
   const vocab = {
@@ -187,7 +187,7 @@ Deno.test("scenario: an induced skill that never saw a closed box learns to open
   const param = skill.params[0].name;
 
   const dir = await Deno.makeTempDir();
-  let store = await LibraryStore.create(dir, vocab, [skill], { kind: "induce" });
+  let store = await DirectoryStore.create(dir, vocab, [skill], { kind: "induce" });
   const honer = new Honer(store.skills(), vocab, { solidifyAfter: 2 });
   const run = async (boxes: ToyBox[]) => {
     const { env, facts } = await toySetup(boxes);
@@ -226,7 +226,7 @@ Deno.test("scenario: an induced skill that never saw a closed box learns to open
     assert.equal(ok.outcome, undefined);
   }
   // Reload from disk: the graft is permanent, and the next run needs no recovery.
-  store = await LibraryStore.open(dir, vocab);
+  store = await DirectoryStore.open(dir, vocab);
   assert.equal(store.version, 3);
   const stored = store.skills()[0];
   assert.equal(stored.grafts?.[0].status, "permanent");

@@ -5,7 +5,7 @@ import { evaluate } from "../../runtime/evaluate.ts";
 import { agentRunner } from "../../runtime/eval_runners.ts";
 import { Honer } from "../../runtime/hone.ts";
 import { HoningSession } from "../../runtime/honing_session.ts";
-import { LibraryStore } from "../../runtime/library_store.ts";
+import { DirectoryStore } from "../../runtime/directory_store.ts";
 import type { TaskTemplate } from "../../runtime/task_template.ts";
 import { type ToyBox, ToyEnv, toyGrounder, toyVocab } from "./_toy.ts";
 
@@ -42,7 +42,7 @@ const kit = { vocabulary: toyVocab, grounder: () => toyGrounder };
 Deno.test("honing across episodes grafts a recovery, commits it, and later episodes use and solidify it", async () => {
   const dir = await Deno.makeTempDir();
   const skill = SkillSchema.parse(takeAndFinish);
-  const store = await LibraryStore.create(dir, toyVocab, [skill], { kind: "induce" }, {
+  const store = await DirectoryStore.create(dir, toyVocab, [skill], { kind: "induce" }, {
     templates: [template],
   });
   const committed: string[][] = [];
@@ -93,7 +93,7 @@ Deno.test("honing across episodes grafts a recovery, commits it, and later episo
   assert.equal(session.recoveries, 1);
   assert.equal(report.success_rate, 2 / 3);
   // The library on disk holds the permanent graft and the templates.
-  const reopened = await LibraryStore.open(dir, toyVocab);
+  const reopened = await DirectoryStore.open(dir, toyVocab);
   assert.equal(reopened.version, 3);
   assert.equal(reopened.skills()[0].grafts?.[0].status, "permanent");
   assert.deepEqual(reopened.templates(), [template]);

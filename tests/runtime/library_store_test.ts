@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import type { Skill } from "../../dsl/graph/schema.ts";
 import { InputFileError } from "../../runtime/json_file.ts";
 import { loadLibrary } from "../../runtime/library.ts";
-import { type CommitStep, LibraryStore } from "../../runtime/library_store.ts";
+import type { CommitStep } from "../../runtime/library_store.ts";
+import { DirectoryStore } from "../../runtime/directory_store.ts";
 import { toyVocab } from "./_toy.ts";
 
 // take_color(c): pick a box of color c, open it if closed, take it.
@@ -71,14 +72,14 @@ async function listDir(path: string): Promise<string[]> {
 }
 
 inTempDir(
-  "LibraryStore.create() writes version 1 with skill files, diagrams, index and history",
+  "DirectoryStore.create() writes version 1 with skill files, diagrams, index and history",
   async (dir) => {
-    const store = await LibraryStore.create(dir, toyVocab, [takeColor, takeRed], {
+    const store = await DirectoryStore.create(dir, toyVocab, [takeColor, takeRed], {
       kind: "induce",
       detail: "from 3 traces",
     });
     assert.equal(store.version, 1);
-    assert.deepEqual(await listDir(dir), ["history.jsonl", "index.json", "versions"]);
+    assert.deepEqual(await listDir(dir), [".lock", "history.jsonl", "index.json", "versions"]);
     assert.deepEqual(await listDir(`${dir}/versions`), ["1"]);
     assert.deepEqual(await listDir(`${dir}/versions/1`), [
       "take_color.json",
@@ -115,7 +116,7 @@ inTempDir(
 inTempDir(
   "commit() writes a new version, leaves the old one untouched and appends the history",
   async (dir) => {
-    const store = await LibraryStore.create(dir, toyVocab, [takeColor], { kind: "induce" });
+    const store = await DirectoryStore.create(dir, toyVocab, [takeColor], { kind: "induce" });
     const before = await Deno.readTextFile(`${dir}/versions/1/take_color.json`);
     const edited = store.skills().map((s) => withSummary(s, "Take a box of the color."));
     const version = await store.commit([...edited, takeRed], [
@@ -127,7 +128,7 @@ inTempDir(
     assert.equal(await Deno.readTextFile(`${dir}/versions/1/take_color.json`), before);
     assert.deepEqual(await listDir(`${dir}/versions`), ["1", "2"]);
 
-    const reopened = await LibraryStore.open(dir, toyVocab);
+    const reopened = await DirectoryStore.open(dir, toyVocab);
     assert.equal(reopened.version, 2);
     assert.deepEqual(reopened.skills().map((s) => s.name), ["take_color", "take_red"]);
     assert.equal(reopened.skills()[0].doc.summary, "Take a box of the color.");
@@ -141,38 +142,38 @@ inTempDir(
 );
 
 inTempDir("skills() returns copies: changing them does not change the store", async (dir) => {
-  const store = await LibraryStore.create(dir, toyVocab, [takeColor], { kind: "induce" });
+  const store = await DirectoryStore.create(dir, toyVocab, [takeColor], { kind: "induce" });
   store.skills()[0].doc.summary = "changed";
   assert.equal(store.skills()[0].doc.summary, takeColor.doc.summary);
 });
 
 inTempDir(
-  "LibraryStore.open() names a missing directory and a directory without an index",
+  "DirectoryStore.open() names a missing directory and a directory without an index",
   async (dir) => {
     await assert.rejects(
-      () => LibraryStore.open(`${dir}/nope`, toyVocab),
+      () => DirectoryStore.open(`${dir}/nope`, toyVocab),
       (e: unknown) => e instanceof InputFileError && /does not exist/.test(e.message),
     );
     await assert.rejects(
-      () => LibraryStore.open(dir, toyVocab),
+      () => DirectoryStore.open(dir, toyVocab),
       (e: unknown) => e instanceof InputFileError && /no "index\.json"/.test(e.message),
     );
-    await LibraryStore.create(dir, toyVocab, [takeColor], { kind: "induce" });
+    await DirectoryStore.create(dir, toyVocab, [takeColor], { kind: "induce" });
     const other = { ...toyVocab, name: "other" };
-    await assert.rejects(() => LibraryStore.open(dir, other), /vocabulary "toy".*"other"/);
+    await assert.rejects(() => DirectoryStore.open(dir, other), /vocabulary "toy".*"other"/);
   },
 );
 
 inTempDir(
-  "LibraryStore.create() refuses a non-empty directory or a library unless overwrite",
+  "DirectoryStore.create() refuses a non-empty directory or a library unless overwrite",
   async (dir) => {
     await Deno.writeTextFile(`${dir}/notes.txt`, "mine");
     await assert.rejects(
-      () => LibraryStore.create(dir, toyVocab, [takeColor], { kind: "induce" }),
+      () => DirectoryStore.create(dir, toyVocab, [takeColor], { kind: "induce" }),
       /not empty \(found "notes\.txt"\)/,
     );
     assert.deepEqual(await listDir(dir), ["notes.txt"]);
-    const store = await LibraryStore.create(dir, toyVocab, [takeColor], { kind: "induce" }, {
+    const store = await DirectoryStore.create(dir, toyVocab, [takeColor], { kind: "induce" }, {
       overwrite: true,
     });
     assert.equal(store.version, 1);
@@ -180,10 +181,10 @@ inTempDir(
     await store.commit([takeColor, takeRed], [{ kind: "edit" }]);
 
     await assert.rejects(
-      () => LibraryStore.create(dir, toyVocab, [takeColor], { kind: "induce" }),
+      () => DirectoryStore.create(dir, toyVocab, [takeColor], { kind: "induce" }),
       /already holds a library/,
     );
-    const fresh = await LibraryStore.create(dir, toyVocab, [takeRed, takeColor], {
+    const fresh = await DirectoryStore.create(dir, toyVocab, [takeRed, takeColor], {
       kind: "induce",
     }, { overwrite: true });
     assert.equal(fresh.version, 1);
@@ -194,7 +195,7 @@ inTempDir(
 );
 
 inTempDir("commit() validates every skill before writing anything", async (dir) => {
-  const store = await LibraryStore.create(dir, toyVocab, [takeColor], { kind: "induce" });
+  const store = await DirectoryStore.create(dir, toyVocab, [takeColor], { kind: "induce" });
   const broken: Skill = {
     ...takeColor,
     nodes: takeColor.nodes.map((n) => n.id === "closed" ? { ...n, cond: "not is_shut(b)" } : n),
@@ -219,8 +220,8 @@ for (const failAt of ["skill-file", "version-dir", "history"] as CommitStep[]) {
   inTempDir(
     `an interrupted commit (after ${failAt}) leaves the previous version loadable`,
     async (dir) => {
-      await LibraryStore.create(dir, toyVocab, [takeColor, takeRed], { kind: "induce" });
-      const crashing = await LibraryStore.open(dir, toyVocab, {
+      await DirectoryStore.create(dir, toyVocab, [takeColor, takeRed], { kind: "induce" });
+      const crashing = await DirectoryStore.open(dir, toyVocab, {
         onCommitStep: (step) => {
           if (step === failAt) throw new Error(`simulated crash after ${step}`);
         },
@@ -236,7 +237,7 @@ for (const failAt of ["skill-file", "version-dir", "history"] as CommitStep[]) {
       const loaded = await loadLibrary(dir, toyVocab);
       assert.deepEqual(loaded.names(), ["take_color", "take_red"]);
       assert.equal(loaded.get("take_color")!.skill.doc.summary, takeColor.doc.summary);
-      const store = await LibraryStore.open(dir, toyVocab);
+      const store = await DirectoryStore.open(dir, toyVocab);
       assert.equal(store.version, 1);
       assert.deepEqual((await store.history()).map((h) => h.version), [1]);
 
@@ -255,7 +256,7 @@ for (const failAt of ["skill-file", "version-dir", "history"] as CommitStep[]) {
 inTempDir(
   "history() ignores a torn last line and the next commit repairs the file",
   async (dir) => {
-    const store = await LibraryStore.create(dir, toyVocab, [takeColor], { kind: "induce" });
+    const store = await DirectoryStore.create(dir, toyVocab, [takeColor], { kind: "induce" });
     await Deno.writeTextFile(`${dir}/history.jsonl`, '{"version": 2, "ti', { append: true });
     assert.deepEqual((await store.history()).map((h) => h.kind), ["induce"]);
     await store.commit([takeColor], [{ kind: "solidify", skill: "take_color" }]);
@@ -267,7 +268,7 @@ inTempDir(
 );
 
 inTempDir("history() names the line of a corrupt entry", async (dir) => {
-  const store = await LibraryStore.create(dir, toyVocab, [takeColor], { kind: "induce" });
+  const store = await DirectoryStore.create(dir, toyVocab, [takeColor], { kind: "induce" });
   const text = await Deno.readTextFile(`${dir}/history.jsonl`);
   await Deno.writeTextFile(
     `${dir}/history.jsonl`,
@@ -282,13 +283,13 @@ inTempDir("history() names the line of a corrupt entry", async (dir) => {
 inTempDir(
   "commit() refuses when another writer changed the library since it was opened",
   async (dir) => {
-    await LibraryStore.create(dir, toyVocab, [takeColor], { kind: "induce" });
-    const a = await LibraryStore.open(dir, toyVocab);
-    const b = await LibraryStore.open(dir, toyVocab);
+    await DirectoryStore.create(dir, toyVocab, [takeColor], { kind: "induce" });
+    const a = await DirectoryStore.open(dir, toyVocab);
+    const b = await DirectoryStore.open(dir, toyVocab);
     await a.commit([takeColor, takeRed], [{ kind: "graft" }]);
     await assert.rejects(
       () => b.commit([takeColor], [{ kind: "remove" }]),
-      /index is at version 2 but the store was opened at version 1/,
+      /it is at version 2 but the store was opened at version 1, and the changes carry no replayable edits/,
     );
     assert.deepEqual((await loadLibrary(dir, toyVocab)).names(), ["take_color", "take_red"]);
   },
@@ -297,16 +298,16 @@ inTempDir(
 inTempDir("an interrupted create leaves no library, and a later create succeeds", async (dir) => {
   await assert.rejects(
     () =>
-      LibraryStore.create(dir, toyVocab, [takeColor], { kind: "induce" }, {
+      DirectoryStore.create(dir, toyVocab, [takeColor], { kind: "induce" }, {
         onCommitStep: (step) => {
           if (step === "history") throw new Error("simulated crash");
         },
       }),
     /simulated crash/,
   );
-  assert.equal(await LibraryStore.exists(dir), false);
-  await assert.rejects(() => LibraryStore.open(dir, toyVocab), /no "index\.json"/);
-  const store = await LibraryStore.create(dir, toyVocab, [takeRed, takeColor], {
+  assert.equal(await DirectoryStore.exists(dir), false);
+  await assert.rejects(() => DirectoryStore.open(dir, toyVocab), /no "index\.json"/);
+  const store = await DirectoryStore.create(dir, toyVocab, [takeRed, takeColor], {
     kind: "induce",
   });
   assert.equal(store.version, 1);
@@ -317,7 +318,7 @@ inTempDir("an interrupted create leaves no library, and a later create succeeds"
 inTempDir(
   "an index naming a file outside the library is refused, naming the entry",
   async (dir) => {
-    await LibraryStore.create(dir, toyVocab, [takeColor], { kind: "induce" });
+    await DirectoryStore.create(dir, toyVocab, [takeColor], { kind: "induce" });
     const secret = await Deno.makeTempFile({ prefix: "skillc_secret_" });
     await Deno.writeTextFile(secret, "SECRET");
     try {
@@ -357,14 +358,14 @@ inTempDir(
 );
 
 inTempDir("opening a library removes temporary files a killed writer left", async (dir) => {
-  await LibraryStore.create(dir, toyVocab, [takeColor], { kind: "induce" });
+  await DirectoryStore.create(dir, toyVocab, [takeColor], { kind: "induce" });
   const old = `${dir}/index.json.tmp-dead0001`;
   const young = `${dir}/index.json.tmp-live0002`;
   await Deno.writeTextFile(old, "{");
   await Deno.writeTextFile(young, "{");
   const hourAgo = new Date(Date.now() - 3_600_000);
   await Deno.utime(old, hourAgo, hourAgo);
-  await LibraryStore.open(dir, toyVocab);
+  await DirectoryStore.open(dir, toyVocab);
   const names = await listDir(dir);
   assert.ok(!names.includes("index.json.tmp-dead0001"));
   // A young one may be another writer's, still at work.

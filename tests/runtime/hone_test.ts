@@ -5,6 +5,7 @@ import type { Skill, SkillInput } from "../../dsl/graph/schema.ts";
 import { SkillSchema } from "../../dsl/graph/schema.ts";
 import { type ToyBox, toyGrounder, toySetup, toyVocab } from "./_toy.ts";
 import { recoveryCandidates } from "../../runtime/reflect.ts";
+import { applySkillEdit } from "../../runtime/skill_edit.ts";
 
 // take_color without any idea that boxes can be closed.
 const takeOnly: SkillInput = {
@@ -348,4 +349,31 @@ Deno.test("a honing session learns the action model from the transitions of each
   await session.endEpisode();
   assert.deepEqual(session.actionModel()!.unmet(closed, "take b1"), ["is_open('b1')"]);
   assert.equal(saved.length, 1);
+});
+
+Deno.test("every change the honer makes carries an edit that replays it on the skill it changed", async () => {
+  const honer = new Honer([SkillSchema.parse(takeOnly)], toyVocab, { solidifyAfter: 1 });
+  let before = honer.skills()[0];
+  const kinds: string[] = [];
+  const check = () => {
+    const after = honer.skills()[0];
+    for (const change of honer.takeChanges()) {
+      kinds.push(change.kind);
+      assert.ok(change.edit, `${change.kind} has an edit`);
+      before = applySkillEdit(before, change.edit).skill;
+    }
+    // Graft counters are run statistics, not part of an edit.
+    const counts = (s: Skill) => ({ ...s, grafts: s.grafts?.map((g) => ({ ...g, successes: 0 })) });
+    assert.deepEqual(counts(before), counts(after));
+    before = after;
+  };
+  await attempt(honer, closed()); // graft
+  check();
+  await attempt(honer, closed()); // solidify
+  check();
+  await attempt(honer, [{ id: "b1", color: "red", open: false, locked: true }]); // remove
+  check();
+  await attempt(honer, [{ id: "b1", color: "red", open: false, locked: true }]); // narrow
+  check();
+  assert.deepEqual(kinds, ["graft", "solidify", "remove", "narrow"]);
 });

@@ -145,3 +145,61 @@ Deno.test("the honer observes a run that ends in success without its postconditi
   });
   assert.ok(observed[0] === "take_color:failure", observed.join(", "));
 });
+
+Deno.test("two sessions honing one library merge their changes and each continues from both", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const skill = SkillSchema.parse(takeAndFinish);
+    (await DirectoryStore.create(dir, toyVocab, [skill], { kind: "induce" }, {
+      templates: [template],
+    })).close();
+    // Two writers opened at version 1, as two processes would be.
+    const sessionOn = async () => {
+      const store = await DirectoryStore.open(dir, toyVocab);
+      const session = new HoningSession(new Honer(store.skills(), toyVocab), toyVocab, {
+        commit: async (skills, changes) => {
+          await store.commit(skills, changes);
+          return store.skills();
+        },
+      });
+      return { store, session };
+    };
+    const a = await sessionOn();
+    const b = await sessionOn();
+    const episode = async (s: typeof a, boxes: ToyBox[]) => {
+      const env = new ToyEnv(boxes);
+      const { records } = await evaluate({
+        env: "toy",
+        createEnv: () => env,
+        tasks: [{ seed: 1 }],
+        runner: agentRunner({
+          kit,
+          library: s.session.library(),
+          templates: [template],
+          honing: s.session,
+        }),
+      });
+      return { env, record: records[0] };
+    };
+    // A learns to open a closed box; B, still at version 1, learns that a locked one fails.
+    await episode(a, [{ id: "b1", color: "red", open: false }]);
+    assert.equal(a.store.version, 2);
+    await episode(b, [{ id: "b1", color: "red", open: false, locked: true }]);
+    assert.equal(b.store.version, 3);
+    const history = await b.store.history();
+    assert.deepEqual(history.map((h) => [h.version, h.kind]), [
+      [1, "induce"],
+      [2, "graft"],
+      [3, "narrow"],
+    ]);
+    const merged = b.store.skills()[0];
+    assert.equal(merged.grafts?.length, 1);
+    assert.match(merged.doc.summary, /Does not apply when/);
+    // B now runs A's graft: a closed box is opened without a rejected action.
+    const next = await episode(b, [{ id: "b1", color: "red", open: false }]);
+    assert.deepEqual(next.env.actions, ["open b1", "take b1", "finish"]);
+    assert.equal(next.record.invalidActions, 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -69,6 +69,10 @@ ${envHelp(25)}
                          calls may be as many as actions
   --throughput <n>       episodes of the throughput run: the full variant on
                          the tasks repeated (default 1000; 0 skips it)
+  --input-size <n>       the input-size run: one trace of n steps and, for
+                         TextCraft, a first observation of n/2000 MB, each
+                         timed against a tenth of it (default 20000, i.e.
+                         10 MB; 0 skips the run)
   --json                 also print the JSON to stdout
   -h, --help             show this help`;
 
@@ -101,6 +105,8 @@ interface EnvResult {
   variants: Record<string, EvalReport & { episodes_per_second: number; nodes_per_second: number }>;
   /** Induction from 4x the demonstrations (expert demonstrations only). */
   scaling?: { traces: number; seconds: number; ratio: number };
+  /** Time against input size: one long trace, and (TextCraft) one large observation. */
+  input_size?: InputSize;
   /** The full variant on the task list repeated to `--throughput` episodes. */
   throughput?: { episodes: number; seconds: number; success_rate: number };
 }
@@ -118,6 +124,7 @@ async function main(): Promise<number> {
     n: { type: "string" },
     "max-actions": { type: "string" },
     throughput: { type: "string" },
+    "input-size": { type: "string" },
     json: { type: "boolean" },
     help: { type: "boolean", short: "h" },
   });
@@ -137,6 +144,7 @@ async function main(): Promise<number> {
       ? { maxActions: positive("max-actions", flags["max-actions"], 1) }
       : {}),
     throughput: intFlag("throughput", flags.throughput, THROUGHPUT_EPISODES, MAX_COUNT),
+    inputSize: intFlag("input-size", flags["input-size"], INPUT_SIZE, 1_000_000),
   };
   const which = flags.env ?? "all";
   const kits = which === "all"
@@ -150,7 +158,7 @@ async function main(): Promise<number> {
   try {
     for (const kit of kits) {
       const setup = await benchSetup(kit, request);
-      results.push(await bench(setup, request.throughput, () => peak.sample()));
+      results.push(await bench(setup, request, () => peak.sample()));
     }
   } finally {
     // Stopped on an error too: a running timer would keep the process alive.
@@ -183,6 +191,8 @@ interface BenchRequest {
   maxActions?: number;
   /** Episodes of the throughput run (0: none). */
   throughput: number;
+  /** Steps of the long trace of the input-size run (0: none). */
+  inputSize: number;
 }
 
 /**
@@ -241,7 +251,12 @@ async function benchSetup(kit: EnvironmentKit, request: BenchRequest): Promise<S
 /** The example domains of `examples/`, written against the public API only. */
 const EXAMPLE_KITS: Record<string, EnvironmentKit> = { garden: gardenKit, deploy: deployKit };
 
-async function bench(setup: Setup, episodes: number, sample: () => void): Promise<EnvResult> {
+async function bench(
+  setup: Setup,
+  request: BenchRequest,
+  sample: () => void,
+): Promise<EnvResult> {
+  const episodes = request.throughput;
   const { kit } = setup;
   console.error(`${kit.name}: inducing from ${setup.traces.length} traces, running every variant`);
   const c = await compareVariants({
@@ -265,9 +280,12 @@ async function bench(setup: Setup, episodes: number, sample: () => void): Promis
   sample();
   const scaling = await measureScaling(setup, c.full.seconds);
   sample();
+  const inputSize = request.inputSize > 0 ? measureInputSize(setup, request.inputSize) : undefined;
+  sample();
   return {
     env: kit.name,
     ...(scaling ? { scaling } : {}),
+    ...(inputSize ? { input_size: inputSize } : {}),
     ...(throughput ? { throughput } : {}),
     demonstrations: { traces: setup.traces.length, source: setup.source },
     tasks: { count: setup.tasks.length, what: setup.taskText },
@@ -320,6 +338,62 @@ async function measureScaling(setup: Setup, base: number): Promise<EnvResult["sc
   const traces = await generateExpertTraces(setup.kit, tasks, { envOptions: setup.envOptions });
   const seconds = induceLibrary(traces, setup.kit).seconds;
   return { traces: count, seconds, ratio: base > 0 ? seconds / base : 0 };
+}
+
+/** Seconds for a small and a 10x larger input, and their ratio (10 when linear). */
+interface SizeRun {
+  sizes: [number, number];
+  seconds: [number, number];
+  ratio: number;
+}
+interface InputSize {
+  /** Induction from one trace of n/10 and of n steps. */
+  trace: SizeRun;
+  /** TextCraft: grounding a first observation of n/20000 and n/2000 MB. */
+  observation?: SizeRun;
+}
+
+/** Steps of the long trace by default (and 2,000 times the megabytes of the large observation). */
+const INPUT_SIZE = 20_000;
+
+/**
+ * Time against input size. A long trace: the first demonstration with its
+ * first step repeated (done again and again before the rest), induced
+ * alone, at `steps` and a tenth of it. For TextCraft also a large first
+ * observation of `steps / 2000` MB and a tenth of it: a listing of that
+ * many distinct crafting commands, grounded.
+ */
+function measureInputSize(setup: Setup, steps: number): InputSize {
+  const { kit } = setup;
+  const base = setup.traces[0];
+  const timeOf = (fn: () => void) => {
+    const t0 = performance.now();
+    fn();
+    return (performance.now() - t0) / 1000;
+  };
+  const run = (sizes: readonly [number, number], fn: (size: number) => void): SizeRun => {
+    const seconds = sizes.map((n) => timeOf(() => fn(n))) as [number, number];
+    return { sizes: [...sizes], seconds, ratio: seconds[0] > 0 ? seconds[1] / seconds[0] : 0 };
+  };
+  const lengths = [Math.max(1, Math.round(steps / 10)), steps] as const;
+  console.error(`${kit.name}: inducing from one trace of ${lengths.join(" and ")} steps`);
+  const trace = run(lengths, (n) => {
+    const pad = Array.from({ length: Math.max(0, n - base.steps.length) }, () => base.steps[0]);
+    induceLibrary([{ ...base, steps: [...pad, ...base.steps] }], kit);
+  });
+  if (kit.name !== "textcraft") return { trace };
+  const megabytes = [steps / 20_000, steps / 2_000] as const;
+  console.error(`${kit.name}: grounding observations of ${megabytes.join(" and ")} MB`);
+  const observation = run(megabytes, (mb) => {
+    const lines = [];
+    for (let i = 0, bytes = 0; bytes < mb * 1e6; i++) {
+      const line = `craft 1 item ${i} using 2 part ${i % 100}, 1 part ${(i + 7) % 100}`;
+      lines.push(line);
+      bytes += line.length + 1;
+    }
+    kit.grounder().initial(`Crafting commands:\n${lines.join("\n")}\n\nGoal: craft item 1.`, "");
+  });
+  return { trace, observation };
 }
 
 /**
@@ -379,6 +453,27 @@ function renderMarkdown(
         `Scaling: induction from ${r.scaling.traces} demonstrations (4x) in ${
           r.scaling.seconds.toFixed(2)
         } s, ${r.scaling.ratio.toFixed(2)}x the time of ${r.demonstrations.traces}.`,
+      );
+    }
+    const size = r.input_size;
+    if (size) {
+      const linear = (x: SizeRun, unit: string) =>
+        `${x.seconds[1].toFixed(2)} s, ${x.ratio.toFixed(1)}x the time of ${
+          x.sizes[0].toLocaleString("en-US")
+        }${unit} (${x.seconds[0].toFixed(2)} s; 10x is linear)`;
+      const obs = size.observation;
+      item(
+        `Input size: one trace of ${
+          size.trace.sizes[1].toLocaleString("en-US")
+        } steps (the first demonstration's first step repeated) induces in ${
+          linear(size.trace, " steps")
+        }${
+          obs
+            ? `; a ${obs.sizes[1]} MB first observation (distinct crafting commands) grounds in ${
+              linear(obs, " MB")
+            }`
+            : ""
+        }.`,
       );
     }
     const t = r.throughput;

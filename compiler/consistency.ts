@@ -54,9 +54,9 @@ export interface OpenDecision {
 }
 
 interface ChoicePoint {
-  /** Candidate order to try (indices into the candidates). */
-  order: number[];
-  /** Position in `order` currently taken. */
+  /** How many candidates there are. */
+  count: number;
+  /** Position currently taken in the candidate order (those the next action names first). */
   at: number;
 }
 
@@ -90,7 +90,7 @@ export function replaySegment(
     script = attempt.choices;
     while (
       script.length > 0 &&
-      script[script.length - 1].at >= script[script.length - 1].order.length - 1
+      script[script.length - 1].at >= script[script.length - 1].count - 1
     ) {
       script.pop();
     }
@@ -98,7 +98,7 @@ export function replaySegment(
       return { ok: false, matched: best.matched, reason: best.reason, replays, decisions: [] };
     }
     const last = script[script.length - 1];
-    script = [...script.slice(0, -1), { order: last.order, at: last.at + 1 }];
+    script = [...script.slice(0, -1), { count: last.count, at: last.at + 1 }];
   }
   return {
     ok: false,
@@ -127,15 +127,24 @@ function runOnce(
   const decisions: OpenDecision[] = [];
   let m = 0;
   let state: RunState = initialState(program, args);
-  // Take the scripted choice, or order candidates so those named in the
-  // expert's next action come first, and record the choice point.
-  const pick = (count: number, named: (i: number) => boolean): number => {
-    const k = choices.length;
-    const scripted = script[k];
-    const order = scripted?.order ?? preferNamed(count, named);
-    const at = scripted?.at ?? 0;
-    choices.push({ order, at });
-    return order[at];
+  // Take the scripted choice, or the first candidate in an order where
+  // those named in the expert's next action come first, and record the
+  // choice point. Replay is deterministic, so a scripted position finds the
+  // same order again; the first position needs no order, only the first
+  // named candidate (`first`, when given, finds it without a scan).
+  const pick = (
+    count: number,
+    named: (i: number) => boolean,
+    first?: () => number | undefined,
+  ): number => {
+    const at = script[choices.length]?.at ?? 0;
+    choices.push({ count, at });
+    if (at === 0) {
+      if (first) return first() ?? 0;
+      for (let i = 0; i < count; i++) if (named(i)) return i;
+      return 0;
+    }
+    return preferNamed(count, named)[at];
   };
   const next = () => segment.actions[m] ?? "";
   const ctx = {
@@ -147,8 +156,16 @@ function runOnce(
       candidates.length > 1
         ? candidates[pick(candidates.length, (i) => mentions(next(), candidates[i]))]
         : candidates[0],
-    chooseNext: (_loop: string, remaining: readonly Value[]) =>
-      remaining.length > 1 ? pick(remaining.length, (i) => mentions(next(), remaining[i])) : 0,
+    chooseNext: (_loop: string, items: readonly Value[], from: number) =>
+      from +
+      pick(
+        items.length - from,
+        (i) => mentions(next(), items[from + i]),
+        () => {
+          const i = firstMentioned(next(), items, from);
+          return i === undefined ? undefined : i - from;
+        },
+      ),
     decide: openChecks
       ? (check: string) => {
         if (!openChecks.has(check)) return undefined;
@@ -195,6 +212,55 @@ function preferNamed(count: number, named: (i: number) => boolean): number[] {
   return [...all.filter(named), ...all.filter((i) => !named(i))];
 }
 
+/** Each loop list's positions by value text, built once per list. */
+const positionsOf = new WeakMap<readonly Value[], Map<string, number[]>>();
+
+/**
+ * The first position from `from` on of an element that `action` mentions
+ * (see {@linkcode mentions}), found by looking up the action's word
+ * sequences in an index of the list rather than testing every element.
+ */
+function firstMentioned(action: string, items: readonly Value[], from: number): number | undefined {
+  let index = positionsOf.get(items);
+  if (!index) {
+    index = new Map();
+    items.forEach((v, i) => {
+      if (typeof v !== "string" && typeof v !== "number") return;
+      const list = index!.get(String(v));
+      if (list) list.push(i);
+      else index!.set(String(v), [i]);
+    });
+    positionsOf.set(items, index);
+  }
+  // Word sequences: from a start of a word to an end of a word.
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (let i = 0; i <= action.length; i++) {
+    const here = i < action.length && !/[\s,]/.test(action[i]);
+    const before = i > 0 && !/[\s,]/.test(action[i - 1]);
+    if (here && !before) starts.push(i);
+    if (!here && before) ends.push(i);
+  }
+  let best: number | undefined;
+  for (const s of starts) {
+    for (const e of ends) {
+      if (e <= s) continue;
+      const list = index.get(action.slice(s, e));
+      if (!list) continue;
+      // The first position at or after `from` (lists are ascending).
+      let lo = 0;
+      let hi = list.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (list[mid] < from) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo < list.length && (best === undefined || list[lo] < best)) best = list[lo];
+    }
+  }
+  return best;
+}
+
 /** Whether an action text names a value as a whole word sequence. */
 function mentions(action: string, value: Value): boolean {
   if (typeof value !== "string" && typeof value !== "number") return false;
@@ -225,4 +291,33 @@ export function consistencyRegion(
     if (replaySegment(program, args, suffix, options).ok) region.push(k);
   }
   return region;
+}
+
+/** Start offsets checked when estimating the region of a long segment. */
+export const REGION_STARTS = 64;
+
+/**
+ * The size of a segment's consistency region: exact up to `maxStarts`
+ * actions; for a longer segment, estimated from that many evenly spaced
+ * starts (the first among them) scaled to its length. The exact region
+ * replays the skill from every start, which costs the square of the
+ * segment's length; a segment of thousands of repeated steps would
+ * dominate induction for a score that the estimate gives as well.
+ */
+export function regionSize(
+  program: Program,
+  args: Record<string, Value>,
+  segment: ReplaySegment,
+  options: ReplayOptions & { maxStarts?: number } = {},
+): number {
+  const n = segment.actions.length;
+  const starts = options.maxStarts ?? REGION_STARTS;
+  if (n <= starts) return consistencyRegion(program, args, segment, options).length;
+  let hits = 0;
+  for (let j = 0; j < starts; j++) {
+    const k = Math.floor((j * n) / starts);
+    const suffix = { states: segment.states.slice(k), actions: segment.actions.slice(k) };
+    if (replaySegment(program, args, suffix, options).ok) hits++;
+  }
+  return Math.round((hits * n) / starts);
 }

@@ -26,7 +26,7 @@ import { type Instance, instanceOf, replaySegmentOf } from "./instances.ts";
 import { foldInstance, type LoopPlan, planLoop } from "./operators/loop_fold.ts";
 import { type Synthesis, synthesizeProgram } from "./synthesize.ts";
 import { treeSize, treeToSkill } from "./program_tree.ts";
-import { consistencyRegion, replaySegment } from "./consistency.ts";
+import { regionSize, replaySegment } from "./consistency.ts";
 import { crossover } from "./operators/crossover.ts";
 import { nestGroups } from "./nest.ts";
 
@@ -267,7 +267,7 @@ export function induceGroup(
     const hardest = candidates
       .map((inst) => ({
         inst,
-        region: regionSize(current.program, inst) / Math.max(1, inst.segment.steps.length),
+        region: regionOf(current.program, inst) / Math.max(1, inst.segment.steps.length),
       }))
       .sort((a, b) => a.region - b.region || a.inst.id - b.inst.id)[0].inst;
     tried.add(hardest.id);
@@ -424,8 +424,8 @@ function coverage(program: Program | undefined, instances: readonly Instance[]):
   return out;
 }
 
-function regionSize(program: Program | undefined, inst: Instance): number {
-  return program ? consistencyRegion(program, inst.args, replaySegmentOf(inst)).length : 0;
+function regionOf(program: Program | undefined, inst: Instance): number {
+  return program ? regionSize(program, inst.args, replaySegmentOf(inst)) : 0;
 }
 
 /** Measures a skill on its group: coverage, region, size and MDL score. */
@@ -453,7 +453,7 @@ export function measure(
         reason: r.reason ?? "inconsistent",
       });
     }
-    region += consistencyRegion(compiled.value, inst.args, segment).length;
+    region += regionSize(compiled.value, inst.args, segment);
   }
   const size = skillSize(skill);
   return {

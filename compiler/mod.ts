@@ -34,6 +34,8 @@ export {
 export {
   consistencyRegion,
   type OpenDecision,
+  REGION_STARTS,
+  regionSize,
   type ReplayOptions,
   type ReplayResult,
   type ReplaySegment,

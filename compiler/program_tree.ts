@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { freshIds } from "../dsl/graph/ids.ts";
 import type { Edge, Node, Param, SkillDoc, SkillInput } from "../dsl/graph/schema.ts";
 import { parseExpr } from "../dsl/expr/parse.ts";
 import { exprNodes } from "../dsl/expr/size.ts";
@@ -53,14 +54,9 @@ export interface TreeSkill {
 export function treeToSkill(tree: TreeSkill): SkillInput {
   const nodes: Node[] = [];
   const edges: Edge[] = [];
-  const used = new Set<string>();
-  const fresh = (base: string): string => {
-    const clean = base.replace(/[^A-Za-z0-9_]/g, "_").replace(/^(\d)/, "_$1") || "node";
-    let id = clean;
-    for (let k = 2; used.has(id); k++) id = `${clean}_${k}`;
-    used.add(id);
-    return id;
-  };
+  const freshId = freshIds([]);
+  const fresh = (base: string): string =>
+    freshId(base.replace(/[^A-Za-z0-9_]/g, "_").replace(/^(\d)/, "_$1") || "node");
   let success: string | undefined;
   const successNode = (): string => {
     if (success === undefined) {

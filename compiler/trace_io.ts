@@ -230,7 +230,9 @@ export async function readTraces(path: string, kit?: EnvironmentKit): Promise<Tr
   }
   names.sort();
   const out: Trace[] = [];
-  for (const name of names) out.push(...await readTraceFile(joinPath(path, name), kit));
+  for (const name of names) {
+    for (const t of await readTraceFile(joinPath(path, name), kit)) out.push(t);
+  }
   return out;
 }
 

@@ -265,11 +265,72 @@ function learnEffects(
         for (const l of liftAtom(vocab, params, s, a)) if (!seen.has(l.text)) seen.set(l.text, l);
       }
     }
-    return [...seen.values()]
-      .filter((l) => observed.every((s) => after(s, ground(l, s.scope)) === holdsAfter))
+    const candidates = [...seen.values()];
+    const judged = judgeInOnePass(candidates, observed, holdsAfter);
+    return candidates
+      .filter((l) =>
+        judged.get(l) ??
+          observed.every((s) => after(s, ground(l, s.scope)) === holdsAfter)
+      )
       .map((l) => l.text);
   };
   return { add: effects((d) => d.add, true), remove: effects((d) => d.remove, false) };
+}
+
+/** Above this many candidates of one predicate, they are judged in one pass over the samples. */
+const SCAN_ABOVE = 16;
+
+/**
+ * Judges the candidates of predicates with many of them by one pass over
+ * the predicate's atoms after each sample, instead of one lookup per
+ * candidate and sample: a long trace whose steps each make a new constant
+ * (a count that grows) would otherwise cost the square of its length. Each
+ * atom holding after a sample is lifted back over that sample's arguments
+ * (constant, or a parameter holding the value), which finds every
+ * candidate that grounds to it there.
+ */
+function judgeInOnePass(
+  candidates: readonly LiftedAtom[],
+  observed: readonly Sample[],
+  holdsAfter: boolean,
+): Map<LiftedAtom, boolean> {
+  const argKey = (a: LiftedAtom["args"][number]) =>
+    "param" in a ? `p${a.param}` : `v${JSON.stringify(a.value)}`;
+  const byPred = new Map<string, Map<string, LiftedAtom>>();
+  for (const l of candidates) {
+    let m = byPred.get(l.pred);
+    if (!m) byPred.set(l.pred, m = new Map());
+    m.set(l.args.map(argKey).join("\0"), l);
+  }
+  const out = new Map<LiftedAtom, boolean>();
+  for (const [pred, byKey] of byPred) {
+    if (byKey.size <= SCAN_ABOVE) continue;
+    const holds = new Map<LiftedAtom, number>();
+    for (const s of observed) {
+      const now = new Map(s.facts.query(pred, []).map((a) => [JSON.stringify(a.args), a]));
+      for (const a of s.delta!.remove) if (a.pred === pred) now.delete(JSON.stringify(a.args));
+      for (const a of s.delta!.add) if (a.pred === pred) now.set(JSON.stringify(a.args), a);
+      for (const atom of now.values()) {
+        let keys = [""];
+        atom.args.forEach((arg, i) => {
+          const opts = [argKey({ value: arg })];
+          for (const [name, v] of Object.entries(s.scope)) {
+            if (v === arg) opts.push(argKey({ param: name }));
+          }
+          keys = keys.flatMap((k) => opts.map((o) => i === 0 ? o : `${k}\0${o}`));
+        });
+        for (const k of keys) {
+          const l = byKey.get(k);
+          if (l) holds.set(l, (holds.get(l) ?? 0) + 1);
+        }
+      }
+    }
+    for (const l of byKey.values()) {
+      const n = holds.get(l) ?? 0;
+      out.set(l, holdsAfter ? n === observed.length : n === 0);
+    }
+  }
+  return out;
 }
 
 /** An atom over parameters (by name) and constants. */

@@ -185,10 +185,13 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
       },
       // The order of a loop is free: visit first the elements the facts link
       // to the call's arguments (a place known to be able to hold the item).
-      chooseNext: (_loop, remaining) => {
+      chooseNext: (_loop, items, from) => {
         const linked = linkedValues(facts, args);
-        const i = remaining.findIndex((v) => typeof v === "string" && linked.has(v));
-        return i < 0 ? 0 : i;
+        for (let i = from; i < items.length; i++) {
+          const v = items[i];
+          if (typeof v === "string" && linked.has(v)) return i;
+        }
+        return from;
       },
     });
     while (true) {

@@ -9,6 +9,7 @@ import type { Expr } from "../dsl/expr/ast.ts";
 import { parseExpr } from "../dsl/expr/parse.ts";
 import type { EdgeLabel, Node, Skill } from "../dsl/graph/schema.ts";
 import { loopBodies, type SkillIssue, validateSkill } from "../dsl/graph/validate.ts";
+import { cyclicNodes } from "../dsl/graph/_control_flow.ts";
 import type { Result } from "../dsl/result.ts";
 import { err, ok } from "../dsl/result.ts";
 import type { Vocabulary } from "../dsl/vocabulary.ts";
@@ -30,6 +31,8 @@ export interface Program {
   readonly out: ReadonlyMap<string, Partial<Record<EdgeLabel, string>>>;
   /** For each loop, the nodes of its body (an edge from one of them continues the loop). */
   readonly loopBodies: ReadonlyMap<string, ReadonlySet<string>>;
+  /** The nodes on a cycle: the only ones a run can visit more than once. */
+  readonly cyclic: ReadonlySet<string>;
   /** Parsed expressions keyed `nodeId.field` (`expr`, `cond`, `over`, `diagnosis`, `args.name`). */
   readonly exprs: ReadonlyMap<string, Expr>;
 }
@@ -82,7 +85,15 @@ export function compileSkill(
     }
   }
   if (issues.length > 0) return err(issues);
-  return ok({ skill, vocab, nodes, out, loopBodies: loopBodies(skill), exprs });
+  return ok({
+    skill,
+    vocab,
+    nodes,
+    out,
+    loopBodies: loopBodies(skill),
+    cyclic: cyclicNodes(skill),
+    exprs,
+  });
 }
 
 /**

@@ -42,6 +42,7 @@ export interface RunState {
   prev?: string;
   scope: Record<string, Value>;
   loops: Record<string, LoopFrame>;
+  /** Visits so far of each node on a cycle (no other node can be visited twice). */
   visits: Record<string, number>;
   steps: number;
 }
@@ -81,11 +82,13 @@ export interface StepContext {
   /** Picks among several `select_one` candidates (consistency replay uses it). */
   choose?: (candidates: Value[], expr: Expr) => Value | undefined;
   /**
-   * Picks which remaining element a loop binds next (an index into
-   * `remaining`); the default is the first. Replay uses it for the existential
-   * order of an unordered loop.
+   * Picks which remaining element a loop binds next: an index into `items`
+   * from `from` on (the elements before it are done); the default is
+   * `from`. Replay uses it for the existential order of an unordered loop.
+   * Given the whole list and a position (not a copy of the rest) so that a
+   * loop over n elements costs n, not n squared.
    */
-  chooseNext?: (loop: string, remaining: readonly Value[]) => number;
+  chooseNext?: (loop: string, items: readonly Value[], from: number) => number;
   /**
    * Decides a check without evaluating it when it returns a boolean; replay
    * uses it for conditions still to be invented.
@@ -113,12 +116,15 @@ export function step(program: Program, state: RunState, ctx: StepContext): StepO
   const budgets = { ...DEFAULT_BUDGETS, ...ctx.budgets };
   const node = program.nodes.get(state.node);
   if (!node) return fail(state, state.node, `Unknown node "${state.node}"`);
-  const visits = (state.visits[node.id] ?? 0) + 1;
+  // Only a node on a cycle can be visited twice: counting the others would
+  // copy a record as long as the run at every step.
+  const cyclic = program.cyclic.has(node.id);
+  const visits = cyclic ? (state.visits[node.id] ?? 0) + 1 : 1;
   const s: RunState = {
     ...state,
     scope: { ...state.scope },
     loops: { ...state.loops },
-    visits: { ...state.visits, [node.id]: visits },
+    visits: cyclic ? { ...state.visits, [node.id]: visits } : state.visits,
     steps: state.steps + 1,
   };
   if (s.steps > budgets.maxSteps) {
@@ -178,14 +184,12 @@ export function step(program: Program, state: RunState, ctx: StepContext): StepO
       if (frame.index < frame.items.length) {
         if (ctx.chooseNext && frame.items.length - frame.index > 1) {
           // Move the chosen remaining element into the current position.
-          const remaining = frame.items.slice(frame.index);
-          const pick = ctx.chooseNext(node.id, remaining);
-          if (pick > 0 && pick < remaining.length) {
-            const [chosen] = remaining.splice(pick, 1);
-            frame = {
-              items: [...frame.items.slice(0, frame.index), chosen, ...remaining],
-              index: frame.index,
-            };
+          const pick = ctx.chooseNext(node.id, frame.items, frame.index);
+          if (pick > frame.index && pick < frame.items.length) {
+            const items = [...frame.items];
+            const [chosen] = items.splice(pick, 1);
+            items.splice(frame.index, 0, chosen);
+            frame = { items, index: frame.index };
           }
         }
         s.loops[node.id] = frame;

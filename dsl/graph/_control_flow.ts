@@ -127,6 +127,62 @@ export function loopBodies(skill: Skill): Map<string, Set<string>> {
   return out;
 }
 
+/**
+ * The ids of the nodes on a cycle (a loop and its body, or any other edge
+ * back): the only nodes a run can visit more than once. Tarjan's strongly
+ * connected components, iterative so that long chains do not exhaust the
+ * stack.
+ */
+export function cyclicNodes(skill: Skill): Set<string> {
+  const next = successorMap(skill);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const out = new Set<string>();
+  let counter = 0;
+  for (const root of next.keys()) {
+    if (index.has(root)) continue;
+    const work: { id: string; i: number }[] = [{ id: root, i: 0 }];
+    index.set(root, counter);
+    low.set(root, counter++);
+    stack.push(root);
+    onStack.add(root);
+    while (work.length > 0) {
+      const top = work[work.length - 1];
+      const succ = next.get(top.id) ?? [];
+      if (top.i < succ.length) {
+        const w = succ[top.i++];
+        if (!index.has(w)) {
+          index.set(w, counter);
+          low.set(w, counter++);
+          stack.push(w);
+          onStack.add(w);
+          work.push({ id: w, i: 0 });
+        } else if (onStack.has(w)) {
+          low.set(top.id, Math.min(low.get(top.id)!, index.get(w)!));
+        }
+        continue;
+      }
+      work.pop();
+      if (work.length > 0) {
+        const parent = work[work.length - 1].id;
+        low.set(parent, Math.min(low.get(parent)!, low.get(top.id)!));
+      }
+      if (low.get(top.id) !== index.get(top.id)) continue;
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== top.id);
+      if (component.length > 1 || succ.includes(top.id)) { for (const c of component) out.add(c); }
+    }
+  }
+  return out;
+}
+
 /** Node ids in breadth-first order from the entry, then the unreachable ones in array order. */
 export function breadthFirstOrder(skill: Skill): string[] {
   const seen = new Set<string>();

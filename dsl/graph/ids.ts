@@ -17,9 +17,16 @@
  */
 export function freshIds(taken: Iterable<string>): (base: string) => string {
   const ids = new Set(taken);
+  // The next suffix to try per base: a thousand ids of one base cost a
+  // thousand lookups, not half a million.
+  const nextSuffix = new Map<string, number>();
   return (base: string): string => {
     let id = base;
-    for (let k = 2; ids.has(id); k++) id = `${base}_${k}`;
+    let k = nextSuffix.get(base) ?? 2;
+    if (ids.has(id)) {
+      for (id = `${base}_${k}`; ids.has(id); id = `${base}_${k}`) k++;
+      nextSuffix.set(base, k + 1);
+    }
     ids.add(id);
     return id;
   };

@@ -289,7 +289,7 @@ export class AlfworldGrounder implements Grounder {
       : undefined;
     if (at === undefined || facts.typeOf(at) === undefined) return delta;
     if (!facts.has({ pred: "locates", args: [at] })) {
-      delta.remove.push(...facts.query("locates", [null]));
+      for (const x of facts.query("locates", [null])) delta.remove.push(x);
       delta.add.push({ pred: "locates", args: [at] });
     }
     if (

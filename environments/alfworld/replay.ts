@@ -114,8 +114,8 @@ export async function replayTraces(
   for (const trace of traces) {
     const result = await replayTrace(trace, options);
     report.steps += trace.steps.length;
-    report.mismatches.push(...result.mismatches);
-    report.errors.push(...result.errors);
+    for (const x of result.mismatches) report.mismatches.push(x);
+    for (const x of result.errors) report.errors.push(x);
   }
   return report;
 }

@@ -251,7 +251,7 @@ export function parseDomain(text: string, file: string): PddlDomain {
         }
         break;
       case ":constants":
-        domain.constants.push(...r.typedList(s.body, "a constant"));
+        for (const x of r.typedList(s.body, "a constant")) domain.constants.push(x);
         break;
       case ":predicates":
         for (const p of s.body) {
@@ -342,10 +342,10 @@ export function parseProblem(text: string, file: string): PddlProblem {
         problem.domain = r.word(s.body[0], "the domain name", s.at);
         break;
       case ":objects":
-        problem.objects.push(...r.typedList(s.body, "an object"));
+        for (const x of r.typedList(s.body, "an object")) problem.objects.push(x);
         break;
       case ":init":
-        problem.init.push(...s.body.map((a) => r.atom(a, "a ground atom")));
+        for (const x of s.body.map((a) => r.atom(a, "a ground atom"))) problem.init.push(x);
         break;
       case ":goal":
         problem.goal = r.conjunction(s.body[0] ?? r.fail(s.at, "expected a goal"), "a goal");

@@ -62,14 +62,22 @@ export function parseRecipeLine(line: string): ListedRecipe | undefined {
  */
 export function isFamilyMember(item: string, family: string): boolean {
   if (item === family) return false;
-  const last = (s: string) => s.trim().split(/\s+/).at(-1) ?? "";
-  const word = last(family);
-  if (family.trim().includes(" ") && last(item) === word) return false;
+  const word = lastWord(family);
+  if (family.trim().includes(" ") && lastWord(item) === word) return false;
+  return wordForms(word).has(lastWord(item));
+}
+
+function lastWord(s: string): string {
+  return s.trim().split(/\s+/).at(-1) ?? "";
+}
+
+/** A family's last word and its singular forms (`planks` -> `plank`, `berries` -> `berry`). */
+function wordForms(word: string): Set<string> {
   const forms = new Set([word]);
   if (word.endsWith("ies")) forms.add(word.slice(0, -3) + "y");
   if (word.endsWith("es")) forms.add(word.slice(0, -2));
   if (word.endsWith("s")) forms.add(word.slice(0, -1));
-  return forms.has(last(item));
+  return forms;
 }
 
 /**
@@ -132,11 +140,25 @@ export class TextCraftGrounder implements Grounder {
       for (const i of r.inputs) set.add(i.item);
       madeFrom.set(r.output, set);
     }
+    // Outputs by last word, in listing order: a family's members are found
+    // by the forms of its own last word, not by testing every output.
+    const byLastWord = new Map<string, number[]>();
+    const outputList = [...outputs];
+    outputList.forEach((o, i) => {
+      const w = lastWord(o);
+      const list = byLastWord.get(w);
+      if (list) list.push(i);
+      else byLastWord.set(w, [i]);
+    });
     for (const family of inputs) {
       if (outputs.has(family)) continue;
+      const candidates = [...wordForms(lastWord(family))]
+        .flatMap((w) => byLastWord.get(w) ?? [])
+        .sort((a, b) => a - b)
+        .map((i) => outputList[i]);
       // An output made from the candidate family is not one of its members
       // (mossy cobblestone is made from cobblestone, not a kind of it).
-      const members = [...outputs].filter((o) =>
+      const members = candidates.filter((o) =>
         isFamilyMember(o, family) && !madeFrom.get(o)?.has(family)
       );
       if (members.length === 0) continue;
@@ -150,7 +172,7 @@ export class TextCraftGrounder implements Grounder {
     } else unknown.push(`goal: ${goal}`);
     const delta: FactDelta = { add, remove: [], objects };
     const store = new FactStore(add, objects);
-    delta.add.push(...refreshInputs(store, new Map(), new Set()).add);
+    for (const x of refreshInputs(store, new Map(), new Set()).add) delta.add.push(x);
     return unknown.length ? { delta, unknown } : { delta };
   }
 
@@ -173,7 +195,7 @@ export class TextCraftGrounder implements Grounder {
       if (facts.has({ pred: "is_tag", args: [item] })) {
         notTags.add(item);
         delta.remove.push({ pred: "is_tag", args: [item] });
-        delta.remove.push(...facts.query("member", [null, item]));
+        for (const x of facts.query("member", [null, item])) delta.remove.push(x);
       }
     } else if ((m = /^Crafted ([0-9]+) (.+)$/.exec(text))) {
       const item = idToName(m[2]);
@@ -205,11 +227,11 @@ export class TextCraftGrounder implements Grounder {
       if (n > 0 && facts.typeOf(item) === undefined) delta.objects![item] = "Item";
     }
     const changes = inventoryDiff(before, after);
-    delta.remove.push(...changes.remove);
-    delta.add.push(...changes.add);
+    for (const x of changes.remove) delta.remove.push(x);
+    for (const x of changes.add) delta.add.push(x);
     const refresh = refreshInputs(facts, after, notTags);
-    delta.remove.push(...refresh.remove);
-    delta.add.push(...refresh.add);
+    for (const x of refresh.remove) delta.remove.push(x);
+    for (const x of refresh.add) delta.add.push(x);
     const out: Grounding = { delta };
     if (rejected !== undefined) out.rejected = rejected;
     if (unknown !== undefined) out.unknown = unknown;
@@ -284,7 +306,7 @@ function refreshInputs(
     const text = parts.join(", ");
     const old = facts.query("recipe_inputs", [recipe, null]);
     if (old.length === 1 && old[0].args[1] === text) continue;
-    delta.remove.push(...old);
+    for (const x of old) delta.remove.push(x);
     delta.add.push({ pred: "recipe_inputs", args: [recipe, text] });
   }
   return delta;

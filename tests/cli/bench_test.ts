@@ -6,7 +6,18 @@ const bench = (args: string[]): Promise<CliOutput> =>
 
 Deno.test("bench writes a markdown table and JSON with throughput and induction time", async () => {
   const out = await Deno.makeTempDir();
-  const args = ["--env", "textcraft", "--train", "10", "--n", "6", "--throughput", "30"];
+  const args = [
+    "--env",
+    "textcraft",
+    "--train",
+    "10",
+    "--n",
+    "6",
+    "--throughput",
+    "30",
+    "--input-size",
+    "400",
+  ];
   const r = await bench([...args, "--out", out]);
   assert.equal(r.code, 0, r.stderr);
   const json = JSON.parse(await Deno.readTextFile(`${out}/results.json`));
@@ -44,6 +55,12 @@ Deno.test("bench writes a markdown table and JSON with throughput and induction 
     /Throughput: 30 episodes of the full variant \(the tasks repeated\) in [\d.]+ s/,
   );
   assert.match(flat, /Peak resident memory of the run \(sampled\): \d+ MiB/);
+  assert.deepEqual(tc.input_size.trace.sizes, [40, 400]);
+  assert.deepEqual(tc.input_size.observation.sizes, [0.02, 0.2]);
+  assert.match(
+    flat,
+    /Input size: one trace of 400 steps \(the first demonstration's first step repeated\) induces in [\d.]+ s, [\d.]+x the time of 40 steps \([\d.]+ s; 10x is linear\); a 0.2 MB first observation \(distinct crafting commands\) grounds in [\d.]+ s, [\d.]+x the time of 0.02 MB/,
+  );
 });
 
 Deno.test("bench rejects bad usage and missing data with exit 2", async () => {

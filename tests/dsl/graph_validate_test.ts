@@ -1,4 +1,6 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import { cyclicNodes } from "../../dsl/graph/_control_flow.ts";
+import { freshIds } from "../../dsl/graph/ids.ts";
 import {
   loopBodies,
   outEdge,
@@ -357,4 +359,45 @@ Deno.test("loopBodies() holds the nodes reachable from the body without passing 
   );
   equal(outEdge(searchSkill(), "found", "no"), "each");
   equal(outEdge(searchSkill(), "found", "failed"), undefined);
+});
+
+Deno.test("cyclicNodes() holds exactly the nodes a run can visit twice: a loop and its way back", () => {
+  deepStrictEqual(
+    [...cyclicNodes(searchSkill())].sort(),
+    ["closed", "each", "found", "go", "open_it"],
+  );
+  // A chain of 50,000 nodes has none, and is walked without recursion.
+  const n = 50_000;
+  const chain: Skill = {
+    format: "skillc/skill@1",
+    name: "chain",
+    vocabulary: "v",
+    params: [],
+    doc: { summary: "" },
+    entry: "n0",
+    nodes: Array.from(
+      { length: n },
+      (_, i): Node =>
+        i === n - 1
+          ? { id: `n${i}`, kind: "terminal", outcome: "success" }
+          : { id: `n${i}`, kind: "data", var: "x", expr: "1" },
+    ),
+    edges: Array.from({ length: n - 1 }, (_, i) => ({
+      from: `n${i}`,
+      to: `n${i + 1}`,
+      label: "next" as const,
+    })),
+  };
+  equal(cyclicNodes(chain).size, 0);
+  // Closing it into a ring puts every node on the cycle.
+  chain.edges.push({ from: `n${n - 2}`, to: "n0", label: "next" });
+  equal(cyclicNodes(chain).size, n - 1);
+});
+
+Deno.test("freshIds() continues a base's suffixes without reusing a taken id", () => {
+  const fresh = freshIds(["go", "go_2", "go_4"]);
+  deepStrictEqual(
+    [fresh("go"), fresh("go"), fresh("go"), fresh("take"), fresh("take")],
+    ["go_3", "go_5", "go_6", "take", "take_2"],
+  );
 });

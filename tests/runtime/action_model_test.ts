@@ -315,3 +315,29 @@ Deno.test("ALFWorld: effects of open and take, and predictions on held-out steps
   }
   assert.ok(predicted > 50);
 });
+
+Deno.test("effects over a growing count are judged in one pass and equal the per-sample check", () => {
+  // Each take adds weight_of(b1, i + 1) and removes weight_of(b1, i): forty
+  // constant candidates, more than are checked one sample at a time.
+  const vocab2: Vocabulary = {
+    name: "counter",
+    types: { Box: { kind: "object" } },
+    predicates: { weight_of: { params: ["Box", "Num"] }, taken: { params: ["Box"] } },
+    functions: {},
+    actions: { take: { template: "take {b}", params: [{ name: "b", type: "Box" }] } },
+  };
+  const transitions: Transition[] = Array.from({ length: 40 }, (_, i) => ({
+    facts: new FactStore([{ pred: "weight_of", args: ["b1", i] }], { b1: "Box" }),
+    action: "take b1",
+    ok: true,
+    delta: {
+      add: [{ pred: "weight_of", args: ["b1", i + 1] }, { pred: "taken", args: ["b1"] }],
+      remove: [{ pred: "weight_of", args: ["b1", i] }],
+      objects: {},
+    },
+  }));
+  const effects = learnActionModel(vocab2, transitions).toJSON().actions.take.effects;
+  // weight_of(b1, k) for k >= 1 holds after the take that added it, so only
+  // weight_of(b1, 0) is false after every take; taken(b1) is true after each.
+  assert.deepEqual(effects, { add: ["taken(b)"], remove: ["weight_of(b, 0)"] });
+});

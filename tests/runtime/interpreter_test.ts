@@ -364,7 +364,7 @@ Deno.test("runSkill() lets the caller pick the order of a loop", async () => {
       grounder: toyGrounder,
       facts,
       // Blue boxes first.
-      chooseNext: (_loop, remaining) => Math.max(0, remaining.indexOf("b3")),
+      chooseNext: (_loop, items, from) => Math.max(from, items.indexOf("b3", from)),
     }),
   );
   assert.equal(result.outcome, "success");

@@ -82,8 +82,9 @@ export function groundTrace(trace: Trace, grounder: Grounder): GroundedTrace {
       states[i] = store.clone();
     }
     const g = grounder.step(store, s.action, s.observation);
-    store.apply(g.delta);
-    states.push(store.clone());
+    // A step that changed nothing shares the state before it: states are
+    // never modified, and a long run of such steps must not cost a copy each.
+    states.push(store.apply(g.delta) ? store.clone() : states[states.length - 1]);
     const step: GroundedStep = { action: s.action, observation: s.observation, delta: g.delta };
     if (g.rejected !== undefined) step.rejected = g.rejected;
     if (s.annotations?.length) step.annotations = [...s.annotations];

@@ -43,14 +43,12 @@ import type { Vocabulary } from "../dsl/vocabulary.ts";
 import type { ActionModel } from "./action_model.ts";
 import { InputFileError, readJsonFile, writeTextFileAtomic } from "./json_file.ts";
 import {
-  compileSkills,
   type LibraryIndex,
   LibraryIndexSchema,
   loadActionModel,
   loadIndexedSkills,
   readLibraryIndex,
   saveActionModel,
-  type SkillLibrary,
 } from "./library.ts";
 import {
   type Change,
@@ -61,12 +59,12 @@ import {
   type CreateOptions,
   type HistoryEntry,
   HistoryEntrySchema,
-  type LibraryStore,
   parseChanges,
   rebaseChanges,
   replayable,
   StoreConflictError,
   type StoreOptions,
+  VersionedStore,
 } from "./library_store.ts";
 import type { TaskTemplate } from "./task_template.ts";
 
@@ -110,32 +108,15 @@ async function removeStaleTempFiles(dir: string): Promise<void> {
  * console.log(store.version); // 2
  * ```
  */
-export class DirectoryStore implements LibraryStore {
+export class DirectoryStore extends VersionedStore {
   /** The library directory. */
   readonly dir: string;
-  /** The vocabulary the skills are written against. */
-  readonly vocab: Vocabulary;
-  #version: number;
-  #skills: Skill[];
-  #library: SkillLibrary;
   #options: StoreOptions;
-  #templates: TaskTemplate[];
 
-  private constructor(
-    dir: string,
-    vocab: Vocabulary,
-    version: number,
-    library: SkillLibrary,
-    options: StoreOptions,
-    templates: TaskTemplate[] = [],
-  ) {
+  private constructor(dir: string, vocab: Vocabulary, options: StoreOptions) {
+    super(vocab);
     this.dir = dir;
-    this.vocab = vocab;
-    this.#version = version;
-    this.#library = library;
-    this.#skills = library.programs().map((p) => p.skill);
     this.#options = options;
-    this.#templates = templates;
   }
 
   /**
@@ -162,8 +143,13 @@ export class DirectoryStore implements LibraryStore {
     }
     await removeStaleTempFiles(dir);
     const index = await readLibraryIndex(dir, vocab);
-    const library = await loadIndexedSkills(dir, index, vocab);
-    return new DirectoryStore(dir, vocab, index.version, library, options, index.templates ?? []);
+    const store = new DirectoryStore(dir, vocab, options);
+    store.setCurrent(
+      index.version,
+      await loadIndexedSkills(dir, index, vocab),
+      index.templates ?? [],
+    );
+    return store;
   }
 
   /**
@@ -183,7 +169,7 @@ export class DirectoryStore implements LibraryStore {
   ): Promise<DirectoryStore> {
     const kind = await pathKind(dir);
     if (kind === "file") throw new Error(`Cannot create library "${dir}": it is a file`);
-    const store = new DirectoryStore(dir, vocab, 0, compileSkills([], vocab), options);
+    const store = new DirectoryStore(dir, vocab, options);
     // Validate before touching the directory, so bad skills never cost an existing library.
     compileStoreSkills(skills, vocab);
     const recorded = parseChanges([change]);
@@ -211,26 +197,6 @@ export class DirectoryStore implements LibraryStore {
     return this.dir;
   }
 
-  /** The current version number (0 before the first commit of a create). */
-  get version(): number {
-    return this.#version;
-  }
-
-  /** The skills of the current version, as copies the caller may change and commit. */
-  skills(): Skill[] {
-    return structuredClone(this.#skills);
-  }
-
-  /** The task templates of the current version, as copies. */
-  templates(): TaskTemplate[] {
-    return structuredClone(this.#templates);
-  }
-
-  /** The compiled skills of the current version. */
-  library(): SkillLibrary {
-    return this.#library;
-  }
-
   /**
    * Writes `skills` as the next version and records `changes` in the
    * history (see {@linkcode LibraryStore.commit}), holding the directory's
@@ -247,15 +213,15 @@ export class DirectoryStore implements LibraryStore {
     compileStoreSkills(skills, this.vocab);
     return await withLock(this.dir, async () => {
       const onDisk = await this.#diskVersion();
-      if (onDisk === this.#version) {
-        return await this.#write(skills, recorded, options.templates ?? this.#templates);
+      if (onDisk === this.version) {
+        return await this.#write(skills, recorded, options.templates ?? this.currentTemplates());
       }
       if (onDisk < 0 || options.templates || !replayable(recorded)) {
-        throw new StoreConflictError(this.dir, onDisk, this.#version);
+        throw new StoreConflictError(this.dir, onDisk, this.version);
       }
       await this.#reload();
-      const rebased = rebaseChanges(this.#skills, onDisk, recorded, this.vocab)!;
-      return await this.#write(rebased.skills, rebased.changes, this.#templates);
+      const rebased = rebaseChanges(this.currentSkills(), onDisk, recorded, this.vocab)!;
+      return await this.#write(rebased.skills, rebased.changes, this.currentTemplates());
     });
   }
 
@@ -268,7 +234,7 @@ export class DirectoryStore implements LibraryStore {
    */
   async history(): Promise<HistoryEntry[]> {
     const path = `${this.dir}/${HISTORY}`;
-    const { entries } = await readHistory(path, this.#version);
+    const { entries } = await readHistory(path, this.version);
     return entries;
   }
 
@@ -285,11 +251,11 @@ export class DirectoryStore implements LibraryStore {
   /** Nothing to release: files are closed after each operation. */
   close(): void {}
 
-  /** Writes version `#version + 1`; the caller holds the lock and has checked the version. */
+  /** Writes the next version; the caller holds the lock and has checked the version. */
   async #write(skills: Skill[], changes: Change[], templates: TaskTemplate[]): Promise<number> {
     const library = compileStoreSkills(skills, this.vocab);
     templates = structuredClone(templates);
-    const version = this.#version + 1;
+    const version = this.version + 1;
     await this.#cleanStale();
     const time = (this.#options.now ?? (() => new Date()))().toISOString();
     const programs = library.programs();
@@ -329,10 +295,7 @@ export class DirectoryStore implements LibraryStore {
       templates,
     };
     await writeTextFileAtomic(`${this.dir}/${INDEX}`, `${JSON.stringify(index, null, 2)}\n`);
-    this.#version = version;
-    this.#library = library;
-    this.#skills = programs.map((p) => p.skill);
-    this.#templates = templates;
+    this.setCurrent(version, library, templates);
     await this.#options.afterCommit?.(this);
     return version;
   }
@@ -348,10 +311,8 @@ export class DirectoryStore implements LibraryStore {
   /** Reads the current version from disk into the store. */
   async #reload(): Promise<void> {
     const index = await readLibraryIndex(this.dir, this.vocab);
-    this.#library = await loadIndexedSkills(this.dir, index, this.vocab);
-    this.#skills = this.#library.programs().map((p) => p.skill);
-    this.#templates = index.templates ?? [];
-    this.#version = index.version;
+    const library = await loadIndexedSkills(this.dir, index, this.vocab);
+    this.setCurrent(index.version, library, index.templates ?? []);
   }
 
   /** Removes what an interrupted commit left behind (the caller holds the lock). */
@@ -360,12 +321,12 @@ export class DirectoryStore implements LibraryStore {
     if (await pathKind(versions) === "dir") {
       for await (const e of Deno.readDir(versions)) {
         const n = /^\d+$/.test(e.name) ? Number(e.name) : undefined;
-        const stale = e.name.startsWith(TMP_PREFIX) || (n !== undefined && n > this.#version);
+        const stale = e.name.startsWith(TMP_PREFIX) || (n !== undefined && n > this.version);
         if (stale) await Deno.remove(`${versions}/${e.name}`, { recursive: true });
       }
     }
     const path = `${this.dir}/${HISTORY}`;
-    const { entries, clean } = await readHistory(path, this.#version);
+    const { entries, clean } = await readHistory(path, this.version);
     if (!clean) {
       await writeTextFileAtomic(path, entries.map((e) => JSON.stringify(e) + "\n").join(""));
     }

@@ -124,10 +124,14 @@ export class FactStore implements FactView {
     return true;
   }
 
-  /** Declares an object's type (a later declaration replaces an earlier one). */
-  declare(id: string, type: string): void {
+  /**
+   * Declares an object's type (a later declaration replaces an earlier one).
+   *
+   * @returns Whether the type changed.
+   */
+  declare(id: string, type: string): boolean {
     const old = this.#types.get(id);
-    if (old === type) return;
+    if (old === type) return false;
     if (old !== undefined) {
       const list = this.#byType.get(old)!;
       list.splice(list.indexOf(id), 1);
@@ -136,13 +140,22 @@ export class FactStore implements FactView {
     const list = this.#byType.get(type);
     if (list) list.push(id);
     else this.#byType.set(type, [id]);
+    return true;
   }
 
-  /** Applies a delta: objects, then removals, then additions. */
-  apply(delta: FactDelta): void {
-    for (const [id, type] of Object.entries(delta.objects ?? {})) this.declare(id, type);
-    for (const atom of delta.remove) this.remove(atom);
-    for (const atom of delta.add) this.add(atom);
+  /**
+   * Applies a delta: objects, then removals, then additions.
+   *
+   * @returns Whether the store changed (an atom removed and added again counts as a change: it moves to the end of the insertion order).
+   */
+  apply(delta: FactDelta): boolean {
+    let changed = false;
+    for (const [id, type] of Object.entries(delta.objects ?? {})) {
+      if (this.declare(id, type)) changed = true;
+    }
+    for (const atom of delta.remove) if (this.remove(atom)) changed = true;
+    for (const atom of delta.add) if (this.add(atom)) changed = true;
+    return changed;
   }
 
   /** All atoms of `pred` matching `pattern` (`null` = any), in insertion order. */

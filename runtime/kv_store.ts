@@ -28,7 +28,7 @@ import type { Skill } from "../dsl/graph/schema.ts";
 import type { Vocabulary } from "../dsl/vocabulary.ts";
 import { ActionModel } from "./action_model.ts";
 import { InputFileError } from "./json_file.ts";
-import { compileSkills, type SkillLibrary } from "./library.ts";
+import { compileSkills } from "./library.ts";
 import {
   type Change,
   type ChangeKind,
@@ -37,12 +37,12 @@ import {
   type CreateOptions,
   type HistoryEntry,
   HistoryEntrySchema,
-  type LibraryStore,
   parseChanges,
   rebaseChanges,
   replayable,
   StoreConflictError,
   type StoreOptions,
+  VersionedStore,
 } from "./library_store.ts";
 import { type TaskTemplate, TaskTemplateSchema } from "./task_template.ts";
 
@@ -146,24 +146,17 @@ async function openKv(location: string): Promise<Kv> {
  * store.close();
  * ```
  */
-export class KvStore implements LibraryStore {
+export class KvStore extends VersionedStore {
   /** `kv:` and the database's path or URL. */
   readonly location: string;
-  /** The vocabulary the skills are written against. */
-  readonly vocab: Vocabulary;
   #kv: Kv;
-  #version = 0;
-  #skills: Skill[] = [];
-  #library: SkillLibrary;
-  #templates: TaskTemplate[] = [];
   #options: StoreOptions;
 
   private constructor(location: string, vocab: Vocabulary, kv: Kv, options: StoreOptions) {
+    super(vocab);
     this.location = location;
-    this.vocab = vocab;
     this.#kv = kv;
     this.#options = options;
-    this.#library = compileSkills([], vocab);
   }
 
   /**
@@ -241,26 +234,6 @@ export class KvStore implements LibraryStore {
     }
   }
 
-  /** The current version number. */
-  get version(): number {
-    return this.#version;
-  }
-
-  /** The skills of the current version, as copies the caller may change and commit. */
-  skills(): Skill[] {
-    return structuredClone(this.#skills);
-  }
-
-  /** The task templates of the current version, as copies. */
-  templates(): TaskTemplate[] {
-    return structuredClone(this.#templates);
-  }
-
-  /** The compiled skills of the current version. */
-  library(): SkillLibrary {
-    return this.#library;
-  }
-
   /**
    * Writes `skills` as the next version (see {@linkcode LibraryStore.commit}).
    *
@@ -276,14 +249,14 @@ export class KvStore implements LibraryStore {
     for (let race = 0; race < MAX_RACES; race++) {
       const head = await this.#head();
       const current = head.value?.version ?? 0;
-      if (current !== this.#version) {
+      if (current !== this.version) {
         if (!head.value || options.templates || !replayable(recorded)) {
-          throw new StoreConflictError(this.location, current, this.#version);
+          throw new StoreConflictError(this.location, current, this.version);
         }
         await this.#load(head.value);
-        target = rebaseChanges(this.#skills, current, recorded, this.vocab)!;
+        target = rebaseChanges(this.currentSkills(), current, recorded, this.vocab)!;
       }
-      const templates = options.templates ?? this.#templates;
+      const templates = options.templates ?? this.currentTemplates();
       const version = await this.#write(
         target.skills,
         target.changes,
@@ -310,7 +283,7 @@ export class KvStore implements LibraryStore {
           } at "${parsed.error.issues[0].path.join(".")}"`,
         );
       }
-      if (parsed.data.version <= this.#version) out.push(parsed.data);
+      if (parsed.data.version <= this.version) out.push(parsed.data);
     }
     return out;
   }
@@ -384,16 +357,14 @@ export class KvStore implements LibraryStore {
         }`,
       );
     }
-    this.#library = compileSkills(
+    const library = compileSkills(
       parsed.data.skills.map((s, i) => ({
         data: s,
         source: `${this.location} version ${head.version} skill ${i + 1}`,
       })),
       this.vocab,
     );
-    this.#skills = this.#library.programs().map((p) => p.skill);
-    this.#templates = parsed.data.templates;
-    this.#version = head.version;
+    this.setCurrent(head.version, library, parsed.data.templates);
   }
 
   /**
@@ -408,7 +379,7 @@ export class KvStore implements LibraryStore {
   ): Promise<number | undefined> {
     const library = compileStoreSkills(skills, this.vocab);
     const programs = library.programs().map((p) => p.skill);
-    const version = this.#version + 1;
+    const version = this.version + 1;
     const time = (this.#options.now ?? (() => new Date()))().toISOString();
     const blob = await this.#writeBlob(JSON.stringify({ skills: programs, templates }));
     await this.#options.onCommitStep?.("version-dir");
@@ -428,10 +399,7 @@ export class KvStore implements LibraryStore {
       await this.#deleteBlob(blob);
       return undefined;
     }
-    this.#version = version;
-    this.#library = library;
-    this.#skills = programs;
-    this.#templates = structuredClone(templates);
+    this.setCurrent(version, library, structuredClone(templates));
     await this.#options.afterCommit?.(this);
     return version;
   }

@@ -159,6 +159,77 @@ export interface LibraryStore {
   close(): void;
 }
 
+/**
+ * What every store keeps of its current version: the number, the compiled
+ * skills and the task templates, handed out as copies. A store sets them
+ * after each load and commit with {@linkcode VersionedStore.setCurrent}.
+ */
+export abstract class VersionedStore implements LibraryStore {
+  /** Where the library is. */
+  abstract readonly location: string;
+  /** The vocabulary the skills are written against. */
+  readonly vocab: Vocabulary;
+  #version = 0;
+  #skills: Skill[] = [];
+  #library: SkillLibrary;
+  #templates: TaskTemplate[] = [];
+
+  /** Starts at version 0: no skills, no templates. */
+  protected constructor(vocab: Vocabulary) {
+    this.vocab = vocab;
+    this.#library = compileSkills([], vocab);
+  }
+
+  /** The current version number (0 before the first commit of a create). */
+  get version(): number {
+    return this.#version;
+  }
+
+  /** The skills of the current version, as copies the caller may change and commit. */
+  skills(): Skill[] {
+    return structuredClone(this.#skills);
+  }
+
+  /** The task templates of the current version, as copies. */
+  templates(): TaskTemplate[] {
+    return structuredClone(this.#templates);
+  }
+
+  /** The compiled skills of the current version. */
+  library(): SkillLibrary {
+    return this.#library;
+  }
+
+  /** Makes `version` the current one. */
+  protected setCurrent(version: number, library: SkillLibrary, templates: TaskTemplate[]): void {
+    this.#version = version;
+    this.#library = library;
+    this.#skills = library.programs().map((p) => p.skill);
+    this.#templates = templates;
+  }
+
+  /** The current skills themselves (not copies), for rebasing a commit on them. */
+  protected currentSkills(): readonly Skill[] {
+    return this.#skills;
+  }
+
+  /** The current templates themselves (not copies). */
+  protected currentTemplates(): TaskTemplate[] {
+    return this.#templates;
+  }
+
+  /** See {@linkcode LibraryStore.commit}. */
+  abstract commit(skills: Skill[], changes: Change[], options?: CommitOptions): Promise<number>;
+  /** See {@linkcode LibraryStore.history}. */
+  abstract history(): Promise<HistoryEntry[]>;
+  /** See {@linkcode LibraryStore.loadActionModel}. */
+  abstract loadActionModel(): Promise<ActionModel | undefined>;
+  /** See {@linkcode LibraryStore.saveActionModel}. */
+  abstract saveActionModel(model: ActionModel): Promise<void>;
+  /** See {@linkcode LibraryStore.close}. */
+  abstract close(): void;
+}
+
 /** A commit that lost a race with another writer and cannot be replayed. */
 export class StoreConflictError extends Error {
   /** Creates the error for a library at `location`. */

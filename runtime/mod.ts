@@ -51,6 +51,7 @@ export {
   type LibraryStore,
   StoreConflictError,
   type StoreOptions,
+  VersionedStore,
 } from "./library_store.ts";
 export { DirectoryStore } from "./directory_store.ts";
 export { KvStore } from "./kv_store.ts";

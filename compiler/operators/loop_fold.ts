@@ -208,6 +208,8 @@ export function planLoop(
       const exits = !options.enumerate && suffix.length === 0;
       // Each object in the state its iteration began in: a filter that keeps
       // holding only for the objects still to visit is the most specific.
+      // One list per instance, each example naming how much of it came
+      // before: a copy per iteration would cost the square of a long loop.
       const visited: Value[] = [];
       for (const [k, it] of iterations.entries()) {
         const facts = inst.segment.trace.states[it[0].index];
@@ -218,7 +220,8 @@ export function planLoop(
           scope: inst.args,
           target,
           inst: inst.id,
-          visited: [...visited],
+          visited,
+          seen: k,
           startFacts,
           all,
           exits,
@@ -301,14 +304,18 @@ interface LoopExample {
   scope: Record<string, Value>;
   target: Value;
   inst: number;
-  /** Objects the loop visited before it. */
-  visited: Value[];
+  /** Objects the loop visited, in order: the first `seen` came before it. */
+  visited: readonly Value[];
+  seen: number;
   /** State when the loop began, and every object the loop visited. */
   startFacts: FactView;
   all: Value[];
   /** The segment ends inside the loop (a search) rather than after it (an enumeration). */
   exits: boolean;
 }
+
+/** Iterations whose visited share is computed when a loop has more (see {@linkcode chooseFilter}). */
+const STALE_SAMPLE = 64;
 
 /**
  * Chooses the loop's filter. Candidates come from binding synthesis on all
@@ -340,6 +347,9 @@ function chooseFilter(
   // Each filter with one conjunct fewer competes too: the synthesizer ranks
   // the most specific first, and a looser list may be the one to keep.
   add([...pool.values()].flatMap((b) => looser(b)));
+  // The visited share is a mean over iterations: a long loop's is estimated
+  // from evenly spaced ones, each costing its number of earlier visits.
+  const staleEvery = Math.max(1, Math.ceil(examples.length / STALE_SAMPLE));
   let best: { b: Binding; cost: number } | undefined;
   for (const b of pool.values()) {
     const q = b.expr as Extract<Expr, { kind: "quant" }>;
@@ -349,7 +359,7 @@ function chooseFilter(
     let counted = 0;
     let stale = 0;
     let staleCounted = 0;
-    for (const e of examples) {
+    for (const [index, e] of examples.entries()) {
       const scope: Record<string, Value> = { ...e.scope };
       let ok = true;
       for (const s of b.steps) {
@@ -365,9 +375,11 @@ function chooseFilter(
       const domain = q.domain.kind === "type" ? e.facts.objectsOfType(q.domain.type).length : 0;
       share += domain > 0 ? r.value.length / domain : 1;
       counted++;
-      if (e.visited.length > 0) {
-        const kept = r.value;
-        stale += e.visited.filter((v) => kept.includes(v)).length / e.visited.length;
+      if (e.seen > 0 && index % staleEvery === 0) {
+        const kept = new Set(r.value);
+        let still = 0;
+        for (let i = 0; i < e.seen; i++) if (kept.has(e.visited[i])) still++;
+        stale += still / e.seen;
         staleCounted++;
       }
     }

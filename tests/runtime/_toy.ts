@@ -11,7 +11,7 @@ import type {
 import type { FactView } from "../../dsl/facts.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
 import { compileSkill, type Program } from "../../runtime/program.ts";
-import type { SkillInput } from "../../dsl/graph/schema.ts";
+import type { Skill, SkillInput } from "../../dsl/graph/schema.ts";
 
 export const toyVocab: Vocabulary = {
   name: "toy",
@@ -122,4 +122,25 @@ export async function toySetup(boxes: ToyBox[]): Promise<{ env: ToyEnv; facts: F
   const facts = new FactStore();
   facts.apply(toyGrounder.initial(first.observation, first.goal).delta);
   return { env, facts };
+}
+
+/** take_color(c): pick a box of color c and take it, with no idea that boxes can be closed. */
+export function takeOnlySkill(): Skill {
+  return {
+    format: "skillc/skill@1",
+    name: "take_color",
+    vocabulary: "toy",
+    params: [{ name: "c", type: "Color" }],
+    doc: { summary: "Take a box of a color." },
+    entry: "pick",
+    nodes: [
+      { id: "pick", kind: "data", var: "b", expr: "select_one(x: Box, color(x, c))" },
+      { id: "take", kind: "primitive", action: "take", args: { b: "b" } },
+      { id: "ok", kind: "terminal", outcome: "success" },
+    ],
+    edges: [
+      { from: "pick", to: "take", label: "next" },
+      { from: "take", to: "ok", label: "next" },
+    ],
+  };
 }

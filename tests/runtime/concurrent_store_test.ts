@@ -1,26 +1,9 @@
 import assert from "node:assert/strict";
 import type { Skill } from "../../dsl/graph/schema.ts";
 import { createLibraryStore, openLibraryStore } from "../../runtime/open_store.ts";
-import { toyVocab } from "./_toy.ts";
+import { takeOnlySkill, toyVocab } from "./_toy.ts";
 
-// take_color(c): pick a box of color c, open it if closed, take it.
-const takeColor: Skill = {
-  format: "skillc/skill@1",
-  name: "take_color",
-  vocabulary: "toy",
-  params: [{ name: "c", type: "Color" }],
-  doc: { summary: "Take a box of a color." },
-  entry: "pick",
-  nodes: [
-    { id: "pick", kind: "data", var: "b", expr: "select_one(x: Box, color(x, c))" },
-    { id: "take", kind: "primitive", action: "take", args: { b: "b" } },
-    { id: "ok", kind: "terminal", outcome: "success" },
-  ],
-  edges: [
-    { from: "pick", to: "take", label: "next" },
-    { from: "take", to: "ok", label: "next" },
-  ],
-};
+const takeColor = takeOnlySkill();
 
 const WRITERS = 4;
 const EDITS = 6;

@@ -3,27 +3,11 @@ import { Honer } from "../../runtime/hone.ts";
 import { collectRun, runSkill } from "../../runtime/interpreter.ts";
 import type { Skill, SkillInput } from "../../dsl/graph/schema.ts";
 import { SkillSchema } from "../../dsl/graph/schema.ts";
-import { type ToyBox, toyGrounder, toySetup, toyVocab } from "./_toy.ts";
+import { takeOnlySkill, type ToyBox, toyGrounder, toySetup, toyVocab } from "./_toy.ts";
 import { recoveryCandidates } from "../../runtime/reflect.ts";
 import { applySkillEdit } from "../../runtime/skill_edit.ts";
 
-// take_color without any idea that boxes can be closed.
-const takeOnly: SkillInput = {
-  name: "take_color",
-  vocabulary: "toy",
-  params: [{ name: "c", type: "Color" }],
-  doc: { summary: "Take a box of a color." },
-  entry: "pick",
-  nodes: [
-    { id: "pick", kind: "data", var: "b", expr: "select_one(x: Box, color(x, c))" },
-    { id: "take", kind: "primitive", action: "take", args: { b: "b" } },
-    { id: "ok", kind: "terminal", outcome: "success" },
-  ],
-  edges: [
-    { from: "pick", to: "take", label: "next" },
-    { from: "take", to: "ok", label: "next" },
-  ],
-};
+const takeOnly = takeOnlySkill();
 
 async function attempt(honer: Honer, boxes: ToyBox[]) {
   const { env, facts } = await toySetup(boxes);

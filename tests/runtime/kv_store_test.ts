@@ -4,25 +4,9 @@ import { learnActionModel } from "../../runtime/action_model.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
 import { KvStore } from "../../runtime/kv_store.ts";
 import { openLibraryStore } from "../../runtime/open_store.ts";
-import { toyVocab } from "./_toy.ts";
+import { takeOnlySkill, toyVocab } from "./_toy.ts";
 
-const takeColor: Skill = {
-  format: "skillc/skill@1",
-  name: "take_color",
-  vocabulary: "toy",
-  params: [{ name: "c", type: "Color" }],
-  doc: { summary: "Take a box of a color." },
-  entry: "pick",
-  nodes: [
-    { id: "pick", kind: "data", var: "b", expr: "select_one(x: Box, color(x, c))" },
-    { id: "take", kind: "primitive", action: "take", args: { b: "b" } },
-    { id: "ok", kind: "terminal", outcome: "success" },
-  ],
-  edges: [
-    { from: "pick", to: "take", label: "next" },
-    { from: "take", to: "ok", label: "next" },
-  ],
-};
+const takeColor = takeOnlySkill();
 
 /** A test with a fresh Deno KV database file, removed afterwards. */
 function withKv(name: string, fn: (location: string) => Promise<void>): void {

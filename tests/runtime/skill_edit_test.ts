@@ -2,24 +2,9 @@ import assert from "node:assert/strict";
 import { type Skill, SkillSchema } from "../../dsl/graph/schema.ts";
 import { applySkillEdit, replayEdits, type SkillEdit } from "../../runtime/skill_edit.ts";
 import { compileSkill } from "../../runtime/program.ts";
-import { toyVocab } from "./_toy.ts";
+import { takeOnlySkill, toyVocab } from "./_toy.ts";
 
-const base: Skill = SkillSchema.parse({
-  name: "take_color",
-  vocabulary: "toy",
-  params: [{ name: "c", type: "Color" }],
-  doc: { summary: "Take a box of a color." },
-  entry: "pick",
-  nodes: [
-    { id: "pick", kind: "data", var: "b", expr: "select_one(x: Box, color(x, c))" },
-    { id: "take", kind: "primitive", action: "take", args: { b: "b" } },
-    { id: "ok", kind: "terminal", outcome: "success" },
-  ],
-  edges: [
-    { from: "pick", to: "take", label: "next" },
-    { from: "take", to: "ok", label: "next" },
-  ],
-});
+const base = takeOnlySkill();
 
 const graft = (id: string, guard: string, before = "take"): SkillEdit => ({
   op: "graft",

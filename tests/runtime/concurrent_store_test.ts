@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import type { Skill } from "../../dsl/graph/schema.ts";
 import { createLibraryStore, openLibraryStore } from "../../runtime/open_store.ts";
 import { takeOnlySkill, toyVocab } from "./_toy.ts";
 

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import type { Skill } from "../../dsl/graph/schema.ts";
 import { learnActionModel } from "../../runtime/action_model.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
 import { KvStore } from "../../runtime/kv_store.ts";

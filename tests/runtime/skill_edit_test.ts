@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { type Skill, SkillSchema } from "../../dsl/graph/schema.ts";
 import { applySkillEdit, replayEdits, type SkillEdit } from "../../runtime/skill_edit.ts";
 import { compileSkill } from "../../runtime/program.ts";
 import { takeOnlySkill, toyVocab } from "./_toy.ts";

@@ -74,7 +74,10 @@ ${envHelp(25)}
                          timed against a tenth of it (default 20000, i.e.
                          10 MB; 0 skips the run)
   --json                 also print the JSON to stdout
-  -h, --help             show this help`;
+  -h, --help             show this help
+
+Exit codes: 0 results written, 1 an unexpected failure, 2 bad usage or
+missing benchmark data (the path is named).`;
 
 /** One environment's benchmark setup. */
 interface Setup {

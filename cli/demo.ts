@@ -51,7 +51,10 @@ ${envHelp(16)}
                 (default textcraft)
   --n <n>       number of evaluation tasks
   --seed <n>    first seed of generated evaluation tasks (default 1)
-  -h, --help    show this help`;
+  -h, --help    show this help
+
+Exit codes: 0 done (whatever the success rates), 1 an unexpected failure,
+2 bad usage.`;
 
 /** The demonstrations of the demo: the kit's transcripts in the data folder, or the expert's. */
 async function demonstrations(kit: EnvironmentKit): Promise<{ traces: Trace[]; what: string }> {

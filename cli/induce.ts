@@ -53,6 +53,9 @@ ${envHelp(22)}
   --json              print the summary as one JSON object
   -h, --help          show this help
 
+Exit codes: 0 library written, 1 an unexpected failure, 2 bad usage or input
+(the flag, file, line or field is named; nothing is written).
+
 Example:
   deno task induce --env alfworld \\
     --traces ../shared/data/alfworld/react_demos_2per_type.json --out out/alfworld`;

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { freshIds } from "../dsl/graph/ids.ts";
 import type { Expr } from "../dsl/expr/ast.ts";
 import type { FactView, Value } from "../dsl/facts.ts";
 import type { Vocabulary } from "../dsl/vocabulary.ts";
@@ -66,15 +67,12 @@ export function synthesizeProgram(
 ): Synthesis {
   const notes: string[] = [];
   const weak: Synthesis["weak"] = [];
-  const used = new Set(Object.keys(paramTypes));
-  const names = (base: string): string => {
-    let name = base;
-    for (let k = 2; used.has(name) || name in vocab.predicates || name in vocab.functions; k++) {
-      name = `${base}_${k}`;
-    }
-    used.add(name);
-    return name;
-  };
+  // Variable names: fresh, and never a predicate's or function's name.
+  const names = freshIds([
+    ...Object.keys(paramTypes),
+    ...Object.keys(vocab.predicates),
+    ...Object.keys(vocab.functions),
+  ]);
   let nextId = 0;
   const members: Member[] = instances.map((inst) => ({
     id: nextId++,

@@ -17,7 +17,7 @@ export async function runCli(
   permissions: string[] = ["--allow-read", "--allow-write"],
 ): Promise<CliOutput> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", ...permissions, new URL(script, root).pathname, ...args],
+    args: ["run", "--no-check", ...permissions, new URL(script, root).pathname, ...args],
     stdout: "piped",
     stderr: "piped",
     env: { NO_COLOR: "1" },
@@ -41,6 +41,7 @@ export async function startServe(args: string[]): Promise<ServeProcess> {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
+      "--no-check",
       "--allow-read",
       "--allow-net=127.0.0.1",
       new URL("cli/serve.ts", root).pathname,

@@ -94,6 +94,7 @@ Deno.test("the replay command reports counts as JSON and exits 0 on both demonst
     const out = await new Deno.Command("deno", {
       args: [
         "run",
+        "--no-check",
         "--allow-read",
         "cli/replay.ts",
         "--env",
@@ -116,6 +117,7 @@ Deno.test("the replay command reports counts as JSON and exits 0 on both demonst
   const bad = await new Deno.Command("deno", {
     args: [
       "run",
+      "--no-check",
       "--allow-read",
       "cli/replay.ts",
       "--env",

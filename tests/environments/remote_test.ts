@@ -409,7 +409,14 @@ const canRun = (await Deno.permissions.query({ name: "run" })).state === "grante
 
 async function serveCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-read", "--allow-net", new URL("cli/serve.ts", root).pathname, ...args],
+    args: [
+      "run",
+      "--no-check",
+      "--allow-read",
+      "--allow-net",
+      new URL("cli/serve.ts", root).pathname,
+      ...args,
+    ],
     stdout: "piped",
     stderr: "piped",
     env: { NO_COLOR: "1" },

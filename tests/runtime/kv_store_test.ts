@@ -117,6 +117,7 @@ await KvStore.open("kv:/nonexistent/lib.sqlite", { name: "toy", types: {}, predi
   const out = await new Deno.Command(Deno.execPath(), {
     args: [
       "eval",
+      "--no-check",
       "--no-config",
       "--import-map",
       new URL("../../deno.json", import.meta.url).pathname,

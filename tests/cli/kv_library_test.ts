@@ -2,20 +2,19 @@ import assert from "node:assert/strict";
 import { runCli } from "./_run.ts";
 
 const all = ["--allow-read", "--allow-write", "--allow-env", "--allow-net"];
+/** `induce --env textcraft --traces builtin --out <lib>`, plus `extra`. */
+const induceInto = (lib: string, extra: string[] = []) =>
+  runCli(
+    "cli/induce.ts",
+    ["--env", "textcraft", "--traces", "builtin", "--out", lib, ...extra],
+    all,
+  );
 
-Deno.test("a Deno KV library: induce writes it, eval hones it, package makes its JSR package", async () => {
+Deno.test("a Deno KV library: induce writes it, eval --hone runs on it, package makes its JSR package", async () => {
   const dir = await Deno.makeTempDir({ prefix: "skillc_kv_cli_" });
   try {
     const lib = `kv:${dir}/textcraft.sqlite`;
-    const made = await runCli("cli/induce.ts", [
-      "--env",
-      "textcraft",
-      "--traces",
-      "builtin",
-      "--out",
-      lib,
-      "--json",
-    ], all);
+    const made = await induceInto(lib, ["--json"]);
     assert.equal(made.code, 0, made.stderr);
     assert.equal(JSON.parse(made.stdout).skills[0].name, "craft_item");
 
@@ -56,14 +55,7 @@ Deno.test("a Deno KV library: induce writes it, eval hones it, package makes its
     await Deno.stat(`${out}/mod.ts`);
 
     // A second induction adds a version instead of replacing the library.
-    const again = await runCli("cli/induce.ts", [
-      "--env",
-      "textcraft",
-      "--traces",
-      "builtin",
-      "--out",
-      lib,
-    ], all);
+    const again = await induceInto(lib);
     assert.equal(again.code, 0, again.stderr);
     const { KvStore } = await import("../../runtime/kv_store.ts");
     const { textcraftKit } = await import("../../environments/textcraft/mod.ts");

@@ -1,10 +1,11 @@
+import { dataTest, dataUrl } from "./_data.ts";
 import assert from "node:assert/strict";
 import { TextCraft, textcraftKit, textcraftTasks } from "../environments/textcraft/mod.ts";
 import { FactStore } from "../runtime/fact_store.ts";
 import { collectRun, runSkill } from "../runtime/interpreter.ts";
 import { loadSkillFile } from "../runtime/library.ts";
 
-const FULL_RECIPES = new URL("../../shared/data/textcraft/recipes/", import.meta.url);
+const FULL_RECIPES = dataUrl("textcraft/recipes/");
 const example = new URL("../examples/textcraft/craft_from_gettable.json", import.meta.url).pathname;
 
 async function solveWithExample(env: TextCraft, seed: number) {
@@ -21,19 +22,26 @@ async function solveWithExample(env: TextCraft, seed: number) {
   return { task, result, rejected };
 }
 
-Deno.test("the example skill crafts the goal of 100 depth-1 tasks of the full recipe set", async () => {
-  const env = new TextCraft({ recipes: FULL_RECIPES });
-  const seeds = textcraftTasks({ depths: [1], count: 100, seed: 11 }).map((t) => t.seed ?? 0);
-  assert.equal(seeds.length, 100);
-  for (const seed of seeds) {
-    const { task, result, rejected } = await solveWithExample(env, seed);
-    assert.equal(result.outcome, "success", `${task.taskId}: ${JSON.stringify(result.diagnosis)}`);
-    assert.equal(result.episodeDone, true, task.taskId);
-    assert.equal(rejected.length, 0, task.taskId);
-  }
-});
+dataTest(
+  "the example skill crafts the goal of 100 depth-1 tasks of the full recipe set",
+  async () => {
+    const env = new TextCraft({ recipes: FULL_RECIPES });
+    const seeds = textcraftTasks({ depths: [1], count: 100, seed: 11 }).map((t) => t.seed ?? 0);
+    assert.equal(seeds.length, 100);
+    for (const seed of seeds) {
+      const { task, result, rejected } = await solveWithExample(env, seed);
+      assert.equal(
+        result.outcome,
+        "success",
+        `${task.taskId}: ${JSON.stringify(result.diagnosis)}`,
+      );
+      assert.equal(result.episodeDone, true, task.taskId);
+      assert.equal(rejected.length, 0, task.taskId);
+    }
+  },
+);
 
-Deno.test("the example skill gets only the missing ingredients", async () => {
+dataTest("the example skill gets only the missing ingredients", async () => {
   const env = new TextCraft({ recipes: FULL_RECIPES });
   const program = await loadSkillFile(example, textcraftKit.vocabulary);
   const grounder = textcraftKit.grounder();

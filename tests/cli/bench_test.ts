@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
+import { dataPath, dataTest } from "../_data.ts";
 import { type CliOutput, runCli } from "./_run.ts";
 
 const bench = (args: string[]): Promise<CliOutput> =>
   runCli("cli/bench.ts", args, ["--allow-read", "--allow-write", "--allow-env"]);
 
-Deno.test("bench writes a markdown table and JSON with throughput and induction time", async () => {
+dataTest("bench writes a markdown table and JSON with throughput and induction time", async () => {
   const out = await Deno.makeTempDir();
   const args = [
     "--env",
@@ -17,6 +18,8 @@ Deno.test("bench writes a markdown table and JSON with throughput and induction 
     "30",
     "--input-size",
     "400",
+    "--data",
+    dataPath(""),
   ];
   const r = await bench([...args, "--out", out]);
   assert.equal(r.code, 0, r.stderr);

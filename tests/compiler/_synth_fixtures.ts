@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { dataUrl } from "../_data.ts";
 import assert from "node:assert/strict";
 import { alfworldKit, importTranscripts } from "../../environments/alfworld/mod.ts";
 import { type GroundedTrace, groundTrace } from "../../compiler/ground.ts";
@@ -13,7 +14,7 @@ import type { Example, SynthesisContext } from "../../compiler/synth_types.ts";
 import { checkExpr, evalExpr, valueEquals } from "../../dsl/expr/mod.ts";
 import type { Value } from "../../dsl/facts.ts";
 
-const DEMOS = new URL("../../../shared/data/alfworld/react_demos_2per_type.json", import.meta.url);
+const DEMOS = dataUrl("alfworld/react_demos_2per_type.json");
 
 let cache: GroundedTrace[] | undefined;
 

@@ -1,3 +1,4 @@
+import { dataTest } from "../_data.ts";
 import assert from "node:assert/strict";
 import { synthesizeBinding } from "../../compiler/bind.ts";
 import { groundTrace } from "../../compiler/ground.ts";
@@ -128,38 +129,44 @@ Deno.test("synthesizeBinding() never returns a binding of the wrong type", () =>
   assert.deepEqual(synthesizeBinding(ctx, ex, { type: "Num" }), []);
 });
 
-Deno.test("synthesizeBinding() binds the item taken in a transcript to the goal type in the receptacle", () => {
-  const ctx = { vocab: alfworldVocabulary, varTypes: { r: "Receptacle", T: "ItemType" } };
-  const takes = takeSteps();
-  const spray = takes.find((t) => t.id === "act_put_0:3")!;
-  assert.deepEqual(spray.scope, { r: "cabinet 2", T: "spraybottle" });
-  assert.equal(spray.target, "spraybottle 2");
-  // The second cellphone is taken while the first already lies on the sofa.
-  const second = takes.find((t) => t.id === "act_puttwo_1:6")!;
-  const out = synthesizeBinding(ctx, [spray, second], { type: "Item" });
-  for (const b of out) assertSound(ctx, b, [spray, second]);
-  assert.equal(out[0].text, "select_one(x: Item, contains(r, x) and is_type(x, T))");
-  assert.equal(out[0].determined, true);
-  assert.equal(out[0].constants, 0);
-  // Over every take step some receptacle holds two of the goal type: an existential choice.
-  const all = synthesizeBinding(ctx, takes, { type: "Item" });
-  assert.equal(all[0].text, "select_one(x: Item, contains(r, x) and is_type(x, T))");
-  assert.equal(all[0].determined, false);
-  assert.ok(all[0].candidates! > takes.length);
-});
+dataTest(
+  "synthesizeBinding() binds the item taken in a transcript to the goal type in the receptacle",
+  () => {
+    const ctx = { vocab: alfworldVocabulary, varTypes: { r: "Receptacle", T: "ItemType" } };
+    const takes = takeSteps();
+    const spray = takes.find((t) => t.id === "act_put_0:3")!;
+    assert.deepEqual(spray.scope, { r: "cabinet 2", T: "spraybottle" });
+    assert.equal(spray.target, "spraybottle 2");
+    // The second cellphone is taken while the first already lies on the sofa.
+    const second = takes.find((t) => t.id === "act_puttwo_1:6")!;
+    const out = synthesizeBinding(ctx, [spray, second], { type: "Item" });
+    for (const b of out) assertSound(ctx, b, [spray, second]);
+    assert.equal(out[0].text, "select_one(x: Item, contains(r, x) and is_type(x, T))");
+    assert.equal(out[0].determined, true);
+    assert.equal(out[0].constants, 0);
+    // Over every take step some receptacle holds two of the goal type: an existential choice.
+    const all = synthesizeBinding(ctx, takes, { type: "Item" });
+    assert.equal(all[0].text, "select_one(x: Item, contains(r, x) and is_type(x, T))");
+    assert.equal(all[0].determined, false);
+    assert.ok(all[0].candidates! > takes.length);
+  },
+);
 
-Deno.test("synthesizeBinding() gives the receptacles of search loops an under-determined filter", () => {
-  const ctx = { vocab: alfworldVocabulary, varTypes: { T: "ItemType" } };
-  // The first search of each transcript (later ones may go back to a known place).
-  const gos = searchSteps().filter((s) => s.phase === 0).map((s) => s.go);
-  // (Its speed is measured by `deno task bench`, not asserted here.)
-  const out = synthesizeBinding(ctx, gos, { type: "Receptacle" });
-  for (const b of out) assertSound(ctx, b, gos);
-  assert.equal(out[0].text, "select_one(x: Receptacle, unexplored(x))");
-  assert.equal(out[0].determined, false);
-  const counts = out.map((b) => b.candidates!);
-  assert.deepEqual(counts, [...counts].sort((a, b) => a - b));
-});
+dataTest(
+  "synthesizeBinding() gives the receptacles of search loops an under-determined filter",
+  () => {
+    const ctx = { vocab: alfworldVocabulary, varTypes: { T: "ItemType" } };
+    // The first search of each transcript (later ones may go back to a known place).
+    const gos = searchSteps().filter((s) => s.phase === 0).map((s) => s.go);
+    // (Its speed is measured by `deno task bench`, not asserted here.)
+    const out = synthesizeBinding(ctx, gos, { type: "Receptacle" });
+    for (const b of out) assertSound(ctx, b, gos);
+    assert.equal(out[0].text, "select_one(x: Receptacle, unexplored(x))");
+    assert.equal(out[0].determined, false);
+    const counts = out.map((b) => b.candidates!);
+    assert.deepEqual(counts, [...counts].sort((a, b) => a - b));
+  },
+);
 
 Deno.test("synthesizeBinding() reaches a TextCraft ingredient through the recipe of the goal", async () => {
   const tasks = textcraftTasks({ depths: [1], count: 6, seed: 1 });

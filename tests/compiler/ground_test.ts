@@ -1,3 +1,4 @@
+import { dataTest, dataUrl } from "../_data.ts";
 import assert from "node:assert/strict";
 import type { Trace, TraceStep } from "../../dsl/trace.ts";
 import type { EnvironmentKit, Expert } from "../../runtime/environment.ts";
@@ -11,7 +12,7 @@ import {
   textcraftTasks,
 } from "../../environments/textcraft/mod.ts";
 
-const FULL = new URL("../../../shared/data/textcraft/recipes/", import.meta.url);
+const FULL = dataUrl("textcraft/recipes/");
 
 /** Replays a trace's actions on a fresh simulator and returns its inventory as [name, count]. */
 async function replayInventory(env: TextCraft, trace: Trace): Promise<[string, number][]> {
@@ -25,40 +26,43 @@ function inventoryFacts(trace: ReturnType<typeof groundTrace>, index: number): [
     .map((a): [string, number] => [String(a.args[0]), Number(a.args[1])]).sort();
 }
 
-Deno.test("expert traces ground into one state per step plus the start, matching the simulator", async () => {
-  const cases: [Record<string, unknown>, TextCraft][] = [
-    [{}, new TextCraft()],
-    [{ recipes: FULL }, new TextCraft({ book: loadRecipeBook(FULL) })],
-  ];
-  for (const [envOptions, replay] of cases) {
-    const tasks = textcraftTasks({ depths: [1, 2, 3, 4], count: 2, seed: 7 });
-    const progress: [number, number][] = [];
-    const traces = await generateExpertTraces(textcraftKit, tasks, {
-      envOptions,
-      onProgress: (done, total) => progress.push([done, total]),
-    });
-    assert.deepEqual(progress, tasks.map((_, i) => [i + 1, tasks.length]));
-    assert.deepEqual(traces.map((t) => t.task.id), tasks.map((t) => t.id));
-    for (const trace of traces) {
-      assert.equal(trace.success, true, trace.task.id);
-      const g = groundTrace(trace, textcraftKit.grounder());
-      assert.equal(g.trace, trace);
-      assert.equal(g.steps.length, trace.steps.length);
-      assert.equal(g.states.length, trace.steps.length + 1);
-      assert.deepEqual(g.unknown, [], trace.task.id);
-      assert.deepEqual(g.steps.filter((s) => s.rejected !== undefined), [], trace.task.id);
-      assert.deepEqual(acceptedSteps(g), trace.steps.map((_, i) => i));
-      assert.deepEqual(inventoryFacts(g, 0), []);
-      assert.deepEqual(
-        inventoryFacts(g, g.states.length - 1),
-        await replayInventory(replay, trace),
-        trace.task.id,
-      );
-      assert.ok(g.states[0].query("goal", [null, null]).length === 1);
-      assert.deepEqual(g.steps.map((s) => s.action), trace.steps.map((s) => s.action));
+dataTest(
+  "expert traces ground into one state per step plus the start, matching the simulator",
+  async () => {
+    const cases: [Record<string, unknown>, TextCraft][] = [
+      [{}, new TextCraft()],
+      [{ recipes: FULL }, new TextCraft({ book: loadRecipeBook(FULL) })],
+    ];
+    for (const [envOptions, replay] of cases) {
+      const tasks = textcraftTasks({ depths: [1, 2, 3, 4], count: 2, seed: 7 });
+      const progress: [number, number][] = [];
+      const traces = await generateExpertTraces(textcraftKit, tasks, {
+        envOptions,
+        onProgress: (done, total) => progress.push([done, total]),
+      });
+      assert.deepEqual(progress, tasks.map((_, i) => [i + 1, tasks.length]));
+      assert.deepEqual(traces.map((t) => t.task.id), tasks.map((t) => t.id));
+      for (const trace of traces) {
+        assert.equal(trace.success, true, trace.task.id);
+        const g = groundTrace(trace, textcraftKit.grounder());
+        assert.equal(g.trace, trace);
+        assert.equal(g.steps.length, trace.steps.length);
+        assert.equal(g.states.length, trace.steps.length + 1);
+        assert.deepEqual(g.unknown, [], trace.task.id);
+        assert.deepEqual(g.steps.filter((s) => s.rejected !== undefined), [], trace.task.id);
+        assert.deepEqual(acceptedSteps(g), trace.steps.map((_, i) => i));
+        assert.deepEqual(inventoryFacts(g, 0), []);
+        assert.deepEqual(
+          inventoryFacts(g, g.states.length - 1),
+          await replayInventory(replay, trace),
+          trace.task.id,
+        );
+        assert.ok(g.states[0].query("goal", [null, null]).length === 1);
+        assert.deepEqual(g.steps.map((s) => s.action), trace.steps.map((s) => s.action));
+      }
     }
-  }
-});
+  },
+);
 
 Deno.test("grounded states are independent stores and each delta leads from one to the next", async () => {
   const [trace] = await generateExpertTraces(textcraftKit, [{ seed: 3, options: { depth: 2 } }]);
@@ -148,11 +152,11 @@ Deno.test("generateExpertTraces needs an expert and names the task it failed on"
   assert.equal(closed, 1);
 });
 
-Deno.test("groundTrace repairs the state before a step with what its success proves", async () => {
+dataTest("groundTrace repairs the state before a step with what its success proves", async () => {
   const { alfworldKit } = await import("../../environments/alfworld/mod.ts");
   const { importTranscripts } = await import("../../environments/alfworld/mod.ts");
   const text = await Deno.readTextFile(
-    new URL("../../../shared/data/alfworld/react_demos_2per_type.json", import.meta.url),
+    dataUrl("alfworld/react_demos_2per_type.json"),
   );
   const heat = importTranscripts(text, "demos").find((t) => t.source?.endsWith("#act_heat_0"))!;
   assert.equal(heat.steps[0].action, "open fridge 1");

@@ -1,3 +1,4 @@
+import { dataPath, dataTest, HAS_DATA } from "../_data.ts";
 import assert from "node:assert/strict";
 import { readTraces } from "../../compiler/trace_io.ts";
 import { induceSkills, type Induction } from "../../compiler/induce.ts";
@@ -7,9 +8,8 @@ import { compileSkill } from "../../runtime/program.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
 import { collectRun, runSkill } from "../../runtime/interpreter.ts";
 
-const DEMOS = new URL("../../../shared/data/alfworld/react_demos_2per_type.json", import.meta.url)
-  .pathname;
-const all = await readTraces(DEMOS, alfworldKit);
+const DEMOS = dataPath("alfworld/react_demos_2per_type.json");
+const all = HAS_DATA ? await readTraces(DEMOS, alfworldKit) : [];
 const induced: Record<string, Induction> = {};
 for (const kind of ["act", "react"]) {
   induced[kind] = induceSkills(all.filter((t) => t.source!.includes(`#${kind}_`)), alfworldKit);
@@ -27,45 +27,51 @@ const next = (skill: Skill, id: string, label: string): Node | undefined => {
 const texts = (skill: Skill): string[] => skill.nodes.flatMap(nodeExpressions);
 
 for (const kind of ["act", "react"]) {
-  Deno.test(`induction from the 12 ${kind}_* demonstrations yields a small library of the expected skills`, () => {
-    const r = induced[kind];
-    assert.ok(r.skills.length <= 8, `${r.skills.length} skills`);
-    assert.deepEqual(
-      r.skills.map((s) => s.skill.name).sort(),
-      ["clean_item", "cool_item", "find_and_take", "heat_item", "place", "use_lamp"],
-    );
-    for (const s of r.skills) {
-      assert.ok(compileSkill(s.skill, alfworldKit.vocabulary).ok, s.skill.name);
-    }
-  });
+  dataTest(
+    `induction from the 12 ${kind}_* demonstrations yields a small library of the expected skills`,
+    () => {
+      const r = induced[kind];
+      assert.ok(r.skills.length <= 8, `${r.skills.length} skills`);
+      assert.deepEqual(
+        r.skills.map((s) => s.skill.name).sort(),
+        ["clean_item", "cool_item", "find_and_take", "heat_item", "place", "use_lamp"],
+      );
+      for (const s of r.skills) {
+        assert.ok(compileSkill(s.skill, alfworldKit.vocabulary).ok, s.skill.name);
+      }
+    },
+  );
 
-  Deno.test(`the ${kind}_* search skill loops over unexplored receptacles, opens closed ones and exits on the target type`, () => {
-    const skill = byName(induced[kind], "find_and_take");
-    const loop = skill.nodes.find((n) => n.kind === "loop");
-    assert.ok(loop && loop.kind === "loop");
-    assert.match(loop.over, /^select_all\(x: Receptacle, unexplored\(x\)\)$/);
-    const v = loop.var;
-    const goto = next(skill, loop.id, "body");
-    assert.ok(goto?.kind === "primitive" && goto.action === "goto" && goto.args.target === v);
-    const closed = next(skill, goto.id, "next");
-    assert.ok(closed?.kind === "check" && closed.cond === `is_closed(${v})`);
-    const open = next(skill, closed.id, "yes");
-    assert.ok(open?.kind === "primitive" && open.action === "open" && open.args.target === v);
-    const here = next(skill, open.id, "next");
-    assert.ok(here?.kind === "check");
-    assert.equal(here.cond, `exists(x: Item, contains(${v}, x) and is_type(x, item_type))`);
-    assert.equal(next(skill, closed.id, "no")?.id, here.id);
-    assert.equal(next(skill, here.id, "no")?.id, loop.id, "not there: next receptacle");
-    const bind = next(skill, here.id, "yes");
-    assert.ok(bind?.kind === "data");
-    const take = next(skill, bind.id, "next");
-    assert.ok(take?.kind === "primitive" && take.action === "take" && take.args.source === v);
-    assert.equal(next(skill, take.id, "next")?.kind, "terminal");
-    const done = next(skill, loop.id, "done");
-    assert.ok(done?.kind === "terminal" && done.outcome === "failure" && done.diagnosis);
-  });
+  dataTest(
+    `the ${kind}_* search skill loops over unexplored receptacles, opens closed ones and exits on the target type`,
+    () => {
+      const skill = byName(induced[kind], "find_and_take");
+      const loop = skill.nodes.find((n) => n.kind === "loop");
+      assert.ok(loop && loop.kind === "loop");
+      assert.match(loop.over, /^select_all\(x: Receptacle, unexplored\(x\)\)$/);
+      const v = loop.var;
+      const goto = next(skill, loop.id, "body");
+      assert.ok(goto?.kind === "primitive" && goto.action === "goto" && goto.args.target === v);
+      const closed = next(skill, goto.id, "next");
+      assert.ok(closed?.kind === "check" && closed.cond === `is_closed(${v})`);
+      const open = next(skill, closed.id, "yes");
+      assert.ok(open?.kind === "primitive" && open.action === "open" && open.args.target === v);
+      const here = next(skill, open.id, "next");
+      assert.ok(here?.kind === "check");
+      assert.equal(here.cond, `exists(x: Item, contains(${v}, x) and is_type(x, item_type))`);
+      assert.equal(next(skill, closed.id, "no")?.id, here.id);
+      assert.equal(next(skill, here.id, "no")?.id, loop.id, "not there: next receptacle");
+      const bind = next(skill, here.id, "yes");
+      assert.ok(bind?.kind === "data");
+      const take = next(skill, bind.id, "next");
+      assert.ok(take?.kind === "primitive" && take.action === "take" && take.args.source === v);
+      assert.equal(next(skill, take.id, "next")?.kind, "terminal");
+      const done = next(skill, loop.id, "done");
+      assert.ok(done?.kind === "terminal" && done.outcome === "failure" && done.diagnosis);
+    },
+  );
 
-  Deno.test(`the ${kind}_* skills use typed bindings, never object names`, () => {
+  dataTest(`the ${kind}_* skills use typed bindings, never object names`, () => {
     for (const s of induced[kind].skills) {
       for (const t of texts(s.skill)) {
         assert.doesNotMatch(t, /'[a-z]+ \d+'/, `${s.skill.name}: ${t}`);
@@ -95,32 +101,35 @@ for (const kind of ["act", "react"]) {
     }
   });
 
-  Deno.test(`the ${kind}_* skills reproduce every one of their segments`, () => {
+  dataTest(`the ${kind}_* skills reproduce every one of their segments`, () => {
     for (const s of induced[kind].skills) {
       assert.equal(s.covered, s.segments, `${s.skill.name}: ${JSON.stringify(s.uncovered)}`);
     }
   });
 }
 
-Deno.test("the induced search skill finds and takes the goal item in unseen household tasks", async () => {
-  const compiled = compileSkill(byName(induced.act, "find_and_take"), alfworldKit.vocabulary);
-  assert.ok(compiled.ok);
-  const env = alfworldKit.create();
-  const ids = splitTaskIds("unseen").filter((_, i) => i % 7 === 0);
-  for (const id of ids) {
-    const grounder = alfworldKit.grounder();
-    const task = await env.reset({ id });
-    const facts = new FactStore();
-    facts.apply(grounder.initial(task.observation, task.goal).delta);
-    const itemType = facts.query("goal_item", [null])[0].args[0] as string;
-    const { result } = await collectRun(
-      runSkill(compiled.value, { item_type: itemType }, { env, grounder, facts }),
-    );
-    assert.equal(result.outcome, "success", `${id}: ${JSON.stringify(result.diagnosis)}`);
-  }
-});
+dataTest(
+  "the induced search skill finds and takes the goal item in unseen household tasks",
+  async () => {
+    const compiled = compileSkill(byName(induced.act, "find_and_take"), alfworldKit.vocabulary);
+    assert.ok(compiled.ok);
+    const env = alfworldKit.create();
+    const ids = splitTaskIds("unseen").filter((_, i) => i % 7 === 0);
+    for (const id of ids) {
+      const grounder = alfworldKit.grounder();
+      const task = await env.reset({ id });
+      const facts = new FactStore();
+      facts.apply(grounder.initial(task.observation, task.goal).delta);
+      const itemType = facts.query("goal_item", [null])[0].args[0] as string;
+      const { result } = await collectRun(
+        runSkill(compiled.value, { item_type: itemType }, { env, grounder, facts }),
+      );
+      assert.equal(result.outcome, "success", `${id}: ${JSON.stringify(result.diagnosis)}`);
+    }
+  },
+);
 
-Deno.test("linear scripts (no loops, no branches) reproduce far fewer search segments", () => {
+dataTest("linear scripts (no loops, no branches) reproduce far fewer search segments", () => {
   const linear = induceSkills(all.filter((t) => t.source!.includes("#act_")), alfworldKit, {
     linear: true,
   });

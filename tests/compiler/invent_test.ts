@@ -1,3 +1,4 @@
+import { dataTest } from "../_data.ts";
 import assert from "node:assert/strict";
 import { inventPredicate } from "../../compiler/invent.ts";
 import type { Example, SynthesisContext } from "../../compiler/synth_types.ts";
@@ -171,23 +172,29 @@ Deno.test("inventPredicate() is deterministic and ties go to the text", () => {
   assert.deepEqual(runs, ["is_open(box)", "is_open(box)", "is_open(box)"]);
 });
 
-Deno.test("inventPredicate() separates a closed receptacle from an open empty one in a real transcript", () => {
-  // act_put_0: go to cabinet 1 (open, nothing of note), then go to cabinet 2 (closed).
-  const g = alfworldTrace("act_put_0");
-  assert.equal(g.trace.steps[1].observation, "The cabinet 2 is closed.");
-  const ctx = { vocab: alfworldVocabulary, varTypes: { r: "Receptacle" } };
-  assertSeparates(ctx, "is_closed(r)", [at(g.states[2], { r: "cabinet 2" })], [
-    at(g.states[1], { r: "cabinet 1" }),
-  ]);
-});
+dataTest(
+  "inventPredicate() separates a closed receptacle from an open empty one in a real transcript",
+  () => {
+    // act_put_0: go to cabinet 1 (open, nothing of note), then go to cabinet 2 (closed).
+    const g = alfworldTrace("act_put_0");
+    assert.equal(g.trace.steps[1].observation, "The cabinet 2 is closed.");
+    const ctx = { vocab: alfworldVocabulary, varTypes: { r: "Receptacle" } };
+    assertSeparates(ctx, "is_closed(r)", [at(g.states[2], { r: "cabinet 2" })], [
+      at(g.states[1], { r: "cabinet 1" }),
+    ]);
+  },
+);
 
-Deno.test("inventPredicate() finds 'an object of the goal type is in r' across the search steps of all transcripts", () => {
-  const steps = searchSteps();
-  const pos = steps.filter((s) => s.found).map((s) => s.arrived);
-  const neg = steps.filter((s) => !s.found).map((s) => s.arrived);
-  assert.ok(pos.length >= 12 && neg.length >= 30, `${pos.length} found, ${neg.length} not`);
-  const ctx = { vocab: alfworldVocabulary, varTypes: { r: "Receptacle", T: "ItemType" } };
-  // (Its speed is measured by `deno task bench`, not asserted here.)
-  assertSeparates(ctx, "exists(x: Item, contains(r, x) and is_type(x, T))", pos, neg);
-  assertSeparates(ctx, "not exists(x: Item, contains(r, x) and is_type(x, T))", neg, pos);
-});
+dataTest(
+  "inventPredicate() finds 'an object of the goal type is in r' across the search steps of all transcripts",
+  () => {
+    const steps = searchSteps();
+    const pos = steps.filter((s) => s.found).map((s) => s.arrived);
+    const neg = steps.filter((s) => !s.found).map((s) => s.arrived);
+    assert.ok(pos.length >= 12 && neg.length >= 30, `${pos.length} found, ${neg.length} not`);
+    const ctx = { vocab: alfworldVocabulary, varTypes: { r: "Receptacle", T: "ItemType" } };
+    // (Its speed is measured by `deno task bench`, not asserted here.)
+    assertSeparates(ctx, "exists(x: Item, contains(r, x) and is_type(x, T))", pos, neg);
+    assertSeparates(ctx, "not exists(x: Item, contains(r, x) and is_type(x, T))", neg, pos);
+  },
+);

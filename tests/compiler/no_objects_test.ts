@@ -1,5 +1,6 @@
 // No object of a demonstration appears in an induced skill or task program
 // of the built-in environments (the example domains: generalise_test.ts).
+import { dataTest } from "../_data.ts";
 import assert from "node:assert/strict";
 import { induceLibrary } from "../../cli/_variants.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
@@ -10,23 +11,26 @@ import { generateExpertTraces } from "../../runtime/expert_traces.ts";
 import { alfworldTraces, RECIPES } from "../runtime/_agent_fixtures.ts";
 import { noDemonstrationObjects } from "./_no_objects.ts";
 
-Deno.test("ALFWorld: no object of the demonstrations appears in the induced library", async () => {
+dataTest("ALFWorld: no object of the demonstrations appears in the induced library", async () => {
   const traces = await alfworldTraces();
   noDemonstrationObjects(alfworldKit, traces, induceLibrary(traces, alfworldKit));
 });
 
 for (const depth of [1, 2]) {
-  Deno.test(`TextCraft: no object of depth-${depth} demonstrations appears in the induced library`, async () => {
-    const traces = await generateExpertTraces(
-      textcraftKit,
-      textcraftKit.tasks!({ depths: [depth], count: 10, seed: 1 }),
-      { envOptions: { recipes: RECIPES } },
-    );
-    noDemonstrationObjects(textcraftKit, traces, induceLibrary(traces, textcraftKit));
-  });
+  dataTest(
+    `TextCraft: no object of depth-${depth} demonstrations appears in the induced library`,
+    async () => {
+      const traces = await generateExpertTraces(
+        textcraftKit,
+        textcraftKit.tasks!({ depths: [depth], count: 10, seed: 1 }),
+        { envOptions: { recipes: RECIPES } },
+      );
+      noDemonstrationObjects(textcraftKit, traces, induceLibrary(traces, textcraftKit));
+    },
+  );
 }
 
-Deno.test("the check names a skill that bakes in a demonstration object", async () => {
+dataTest("the check names a skill that bakes in a demonstration object", async () => {
   const traces = await generateExpertTraces(
     textcraftKit,
     textcraftKit.tasks!({ depths: [1], count: 2, seed: 1 }),
@@ -51,29 +55,32 @@ Deno.test("the check names a skill that bakes in a demonstration object", async 
   );
 });
 
-Deno.test("ALFWorld: place binds the object it places, so another of its class at the target does not satisfy it", async () => {
-  const traces = await alfworldTraces();
-  const { library } = induceLibrary(traces, alfworldKit);
-  const place = library.get("place")!;
-  const params = Object.fromEntries(place.skill.params.map((p) => [p.name, p.type]));
-  assert.deepEqual(params, { target_type: "ReceptacleType", item: "Item" });
-  // A cooled bread 2 is to go on the countertop where bread 1 already lies.
-  const facts = new FactStore(
-    [
-      { pred: "receptacle_type", args: ["countertop 1", "countertop"] },
-      { pred: "is_type", args: ["bread 1", "bread"] },
-      { pred: "is_type", args: ["bread 2", "bread"] },
-      { pred: "contains", args: ["countertop 1", "bread 1"] },
-      { pred: "is_cool", args: ["bread 2"] },
-      { pred: "holds", args: ["bread 2"] },
-    ],
-    { "countertop 1": "Receptacle", "bread 1": "Item", "bread 2": "Item" },
-  );
-  const args = { target_type: "countertop", item: "bread 2" };
-  assert.equal(checkPostcondition(place, args, facts).holds, false);
-  facts.apply({
-    add: [{ pred: "contains", args: ["countertop 1", "bread 2"] }],
-    remove: [{ pred: "holds", args: ["bread 2"] }],
-  });
-  assert.equal(checkPostcondition(place, args, facts).holds, true);
-});
+dataTest(
+  "ALFWorld: place binds the object it places, so another of its class at the target does not satisfy it",
+  async () => {
+    const traces = await alfworldTraces();
+    const { library } = induceLibrary(traces, alfworldKit);
+    const place = library.get("place")!;
+    const params = Object.fromEntries(place.skill.params.map((p) => [p.name, p.type]));
+    assert.deepEqual(params, { target_type: "ReceptacleType", item: "Item" });
+    // A cooled bread 2 is to go on the countertop where bread 1 already lies.
+    const facts = new FactStore(
+      [
+        { pred: "receptacle_type", args: ["countertop 1", "countertop"] },
+        { pred: "is_type", args: ["bread 1", "bread"] },
+        { pred: "is_type", args: ["bread 2", "bread"] },
+        { pred: "contains", args: ["countertop 1", "bread 1"] },
+        { pred: "is_cool", args: ["bread 2"] },
+        { pred: "holds", args: ["bread 2"] },
+      ],
+      { "countertop 1": "Receptacle", "bread 1": "Item", "bread 2": "Item" },
+    );
+    const args = { target_type: "countertop", item: "bread 2" };
+    assert.equal(checkPostcondition(place, args, facts).holds, false);
+    facts.apply({
+      add: [{ pred: "contains", args: ["countertop 1", "bread 2"] }],
+      remove: [{ pred: "holds", args: ["bread 2"] }],
+    });
+    assert.equal(checkPostcondition(place, args, facts).holds, true);
+  },
+);

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { dataUrl } from "../_data.ts";
 import { loadAlfredData } from "../../environments/alfworld/catalog.ts";
 import { stepWorld } from "../../environments/alfworld/dynamics.ts";
 import { type ClassRules, classRules } from "../../environments/alfworld/rules.ts";
@@ -48,6 +49,6 @@ export const DEMO_FILES = ["react_demos_2per_type.json", "react_demos_3per_type.
 
 /** All transcripts of a demonstration file as traces. */
 export function demoTraces(file: string): Trace[] {
-  const url = new URL(`../../../shared/data/alfworld/${file}`, import.meta.url);
+  const url = dataUrl(`alfworld/${file}`);
   return importTranscripts(Deno.readTextFileSync(url), file);
 }

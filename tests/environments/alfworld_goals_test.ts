@@ -1,3 +1,4 @@
+import { dataTest } from "../_data.ts";
 import { deepEqual as assertEquals, equal, ok as assert } from "node:assert/strict";
 import {
   type Goal,
@@ -10,7 +11,7 @@ import {
 } from "../../environments/alfworld/goals.ts";
 import { DEMO_FILES, demoTraces, run, world } from "./_alfworld.ts";
 
-Deno.test("the goal sentences of the demonstrations parse into typed goals", () => {
+dataTest("the goal sentences of the demonstrations parse into typed goals", () => {
   const cases: [string, Goal][] = [
     ["put some spraybottle on toilet.", {
       type: "pick_and_place_simple",

@@ -1,3 +1,4 @@
+import { dataTest } from "../_data.ts";
 import { deepEqual as assertEquals, equal, ok as assert } from "node:assert/strict";
 import { FactStore } from "../../runtime/fact_store.ts";
 import { AlfworldEnv } from "../../environments/alfworld/env.ts";
@@ -26,7 +27,7 @@ function step(s: { g: AlfworldGrounder; facts: FactStore }, action: string, obs:
 
 const has = (facts: FactStore, line: string) => facts.toLines().includes(line);
 
-Deno.test("the grounder understands every observation of every demonstration transcript", () => {
+dataTest("the grounder understands every observation of every demonstration transcript", () => {
   for (const file of DEMO_FILES) {
     for (const trace of demoTraces(file)) {
       const g = new AlfworldGrounder();

@@ -1,45 +1,54 @@
+import { dataPath, dataTest } from "../_data.ts";
 import { deepEqual as assertEquals, equal, ok as assert } from "node:assert/strict";
 import { replayTrace, replayTraces } from "../../environments/alfworld/replay.ts";
 import { sceneSpecFromTrace } from "../../environments/alfworld/reconstruct.ts";
 import { DEMO_FILES, demoTraces } from "./_alfworld.ts";
 
-Deno.test("replaying every demonstration transcript reproduces every observation exactly", async () => {
-  for (const file of DEMO_FILES) {
-    const traces = demoTraces(file);
-    const report = await replayTraces(traces);
-    equal(report.transcripts, traces.length);
-    equal(report.steps, traces.reduce((n, t) => n + t.steps.length, 0));
-    assertEquals(report.mismatches, [], file);
-    assertEquals(report.errors, [], file);
-  }
-});
+dataTest(
+  "replaying every demonstration transcript reproduces every observation exactly",
+  async () => {
+    for (const file of DEMO_FILES) {
+      const traces = demoTraces(file);
+      const report = await replayTraces(traces);
+      equal(report.transcripts, traces.length);
+      equal(report.steps, traces.reduce((n, t) => n + t.steps.length, 0));
+      assertEquals(report.mismatches, [], file);
+      assertEquals(report.errors, [], file);
+    }
+  },
+);
 
-Deno.test("a changed observation is reported as a mismatch with step, expected and actual text", async () => {
-  const trace = structuredClone(demoTraces(DEMO_FILES[0]).find((t) => t.task.id === "act_put_1")!);
-  // Both edits leave the rebuilt room as it was: only the wording differs.
-  trace.steps[2].observation =
-    "You arrive at diningtable 1. On the diningtable 1, you see nothing.";
-  trace.steps[11].observation = "You move the apple 3 to the sidetable 1.";
-  const { mismatches } = await replayTrace(trace);
-  assertEquals(mismatches.map((m) => [m.transcript, m.step, m.action, m.expected, m.actual]), [
-    [
-      "act_put_1",
-      3,
-      "go to diningtable 1",
-      "You arrive at diningtable 1. On the diningtable 1, you see nothing.",
-      "On the diningtable 1, you see nothing.",
-    ],
-    [
-      "act_put_1",
-      12,
-      "put apple 3 in/on sidetable 1",
-      "You move the apple 3 to the sidetable 1.",
-      "You put the apple 3 in/on the sidetable 1.",
-    ],
-  ]);
-});
+dataTest(
+  "a changed observation is reported as a mismatch with step, expected and actual text",
+  async () => {
+    const trace = structuredClone(
+      demoTraces(DEMO_FILES[0]).find((t) => t.task.id === "act_put_1")!,
+    );
+    // Both edits leave the rebuilt room as it was: only the wording differs.
+    trace.steps[2].observation =
+      "You arrive at diningtable 1. On the diningtable 1, you see nothing.";
+    trace.steps[11].observation = "You move the apple 3 to the sidetable 1.";
+    const { mismatches } = await replayTrace(trace);
+    assertEquals(mismatches.map((m) => [m.transcript, m.step, m.action, m.expected, m.actual]), [
+      [
+        "act_put_1",
+        3,
+        "go to diningtable 1",
+        "You arrive at diningtable 1. On the diningtable 1, you see nothing.",
+        "On the diningtable 1, you see nothing.",
+      ],
+      [
+        "act_put_1",
+        12,
+        "put apple 3 in/on sidetable 1",
+        "You move the apple 3 to the sidetable 1.",
+        "You put the apple 3 in/on the sidetable 1.",
+      ],
+    ]);
+  },
+);
 
-Deno.test("an action the rebuilt room cannot explain is a mismatch", async () => {
+dataTest("an action the rebuilt room cannot explain is a mismatch", async () => {
   const trace = structuredClone(
     demoTraces(DEMO_FILES[0]).find((t) => t.task.id === "act_clean_0")!,
   );
@@ -52,7 +61,7 @@ Deno.test("an action the rebuilt room cannot explain is a mismatch", async () =>
   assertEquals(mismatches.map((m) => [m.step, m.actual]), [[4, "Nothing happens."]]);
 });
 
-Deno.test("unknown observation text shows up as a grounding error", async () => {
+dataTest("unknown observation text shows up as a grounding error", async () => {
   const trace = structuredClone(demoTraces(DEMO_FILES[0])[0]);
   trace.steps[0].observation = "The cabinet 1 hums quietly.";
   const { errors } = await replayTrace(trace);
@@ -60,7 +69,7 @@ Deno.test("unknown observation text shows up as a grounding error", async () => 
   assert(errors[0].includes('"The cabinet 1 hums quietly."'));
 });
 
-Deno.test("the rebuilt room reflects what the transcript reveals", () => {
+dataTest("the rebuilt room reflects what the transcript reveals", () => {
   const traces = demoTraces(DEMO_FILES[1]);
   const spec = (id: string) => sceneSpecFromTrace(traces.find((t) => t.task.id === id)!);
   const put0 = spec("act_put_0");
@@ -85,12 +94,12 @@ Deno.test("the rebuilt room reflects what the transcript reveals", () => {
   assertEquals(drawer1.contents, [], "saltshakers the agent put in are not in the start state");
 });
 
-Deno.test("the replay command reports counts as JSON and exits 0 on both demonstration files", {
+dataTest("the replay command reports counts as JSON and exits 0 on both demonstration files", {
   ignore: Deno.permissions.querySync({ name: "run", command: "deno" }).state !== "granted",
 }, async () => {
   const root = new URL("../../", import.meta.url);
   for (const file of DEMO_FILES) {
-    const path = new URL(`../shared/data/alfworld/${file}`, root).pathname;
+    const path = dataPath(`alfworld/${file}`);
     const out = await new Deno.Command("deno", {
       args: [
         "run",

@@ -1,3 +1,4 @@
+import { dataTest } from "../_data.ts";
 import { deepEqual as assertEquals, equal, ok as assert, throws } from "node:assert/strict";
 import { TraceSchema } from "../../dsl/trace.ts";
 import {
@@ -83,21 +84,27 @@ Deno.test("importTranscripts reads a JSON object of transcripts or one text tran
   throws(() => importTranscripts([text], "arr"), /JSON object/);
 });
 
-Deno.test("both demonstration files import with every task type and no think left as an action", () => {
-  for (const file of DEMO_FILES) {
-    const traces = demoTraces(file);
-    equal(traces.length, file.includes("2per") ? 24 : 36);
-    const types = new Set(traces.map((t) => t.task.type));
-    equal(types.size, 6, file);
-    for (const t of traces) {
-      assert(t.steps.length > 0);
-      for (const s of t.steps) {
-        assert(!/^think:/.test(s.action), `${t.task.id}: ${s.action}`);
-        assert(s.observation !== "", `${t.task.id}: empty observation of "${s.action}"`);
-      }
-      if (t.task.id!.startsWith("react_")) {
-        assert(t.steps.some((s) => s.annotations?.some((a) => a.startsWith("think:"))), t.task.id);
+dataTest(
+  "both demonstration files import with every task type and no think left as an action",
+  () => {
+    for (const file of DEMO_FILES) {
+      const traces = demoTraces(file);
+      equal(traces.length, file.includes("2per") ? 24 : 36);
+      const types = new Set(traces.map((t) => t.task.type));
+      equal(types.size, 6, file);
+      for (const t of traces) {
+        assert(t.steps.length > 0);
+        for (const s of t.steps) {
+          assert(!/^think:/.test(s.action), `${t.task.id}: ${s.action}`);
+          assert(s.observation !== "", `${t.task.id}: empty observation of "${s.action}"`);
+        }
+        if (t.task.id!.startsWith("react_")) {
+          assert(
+            t.steps.some((s) => s.annotations?.some((a) => a.startsWith("think:"))),
+            t.task.id,
+          );
+        }
       }
     }
-  }
-});
+  },
+);

@@ -1,3 +1,4 @@
+import { dataPath, dataTest } from "../_data.ts";
 import assert from "node:assert/strict";
 import { parseDomain, parseProblem, PddlError } from "../../environments/pddl/parse.ts";
 import { actionText, PddlWorld } from "../../environments/pddl/world.ts";
@@ -13,7 +14,7 @@ import { loadEnvironmentKit } from "../../environments/registry.ts";
 import { generateExpertTraces } from "../../runtime/expert_traces.ts";
 import { groundTrace } from "../../compiler/ground.ts";
 
-const DATA = new URL("../../../shared/data/pddl/", import.meta.url).pathname;
+const DATA = dataPath("pddl/");
 const DOMAINS = { gripper: 20, blockworld: 10, barman: 20, tyreworld: 10 };
 
 async function problems(domain: string): Promise<{ world: PddlWorld; file: string }[]> {
@@ -31,23 +32,26 @@ async function problems(domain: string): Promise<{ world: PddlWorld; file: strin
   })));
 }
 
-Deno.test("parseDomain() and parseProblem() read the four benchmark domains and all 60 problems", async () => {
-  for (const [domain, count] of Object.entries(DOMAINS)) {
-    const list = await problems(domain);
-    assert.equal(list.length, count, domain);
-  }
-  const [barman] = await problems("barman");
-  const pour = barman.world.domain.actions.find((a) => a.name === "pour-shaker-to-shot")!;
-  // "?l - level?l1 - level": a variable starts a new word.
-  assert.deepEqual(pour.params.slice(-2), [
-    { name: "?l", type: "level" },
-    { name: "?l1", type: "level" },
-  ]);
-  assert.ok(barman.world.isA("shot", "container") && barman.world.isA("cocktail", "beverage"));
-  const [tyre] = await problems("tyreworld");
-  // Domain constants are objects of every problem.
-  assert.deepEqual(tyre.world.objectsOf("tool"), ["wrench", "pump", "jack"]);
-});
+dataTest(
+  "parseDomain() and parseProblem() read the four benchmark domains and all 60 problems",
+  async () => {
+    for (const [domain, count] of Object.entries(DOMAINS)) {
+      const list = await problems(domain);
+      assert.equal(list.length, count, domain);
+    }
+    const [barman] = await problems("barman");
+    const pour = barman.world.domain.actions.find((a) => a.name === "pour-shaker-to-shot")!;
+    // "?l - level?l1 - level": a variable starts a new word.
+    assert.deepEqual(pour.params.slice(-2), [
+      { name: "?l", type: "level" },
+      { name: "?l1", type: "level" },
+    ]);
+    assert.ok(barman.world.isA("shot", "container") && barman.world.isA("cocktail", "beverage"));
+    const [tyre] = await problems("tyreworld");
+    // Domain constants are objects of every problem.
+    assert.deepEqual(tyre.world.objectsOf("tool"), ["wrench", "pump", "jack"]);
+  },
+);
 
 Deno.test("PDDL outside the supported subset is an error with file, line and column", () => {
   assert.throws(
@@ -75,22 +79,25 @@ Deno.test("PDDL outside the supported subset is an error with file, line and col
   );
 });
 
-Deno.test("ground actions: what applies, what it changes, and the text the agent types", async () => {
-  const [first] = await problems("gripper");
-  const { world } = first;
-  const s0 = world.initial();
-  const texts = world.applicable(s0).map(actionText);
-  assert.ok(texts.includes("move rooma roomb"));
-  assert.ok(texts.includes("pick ball1 rooma left"));
-  assert.ok(!texts.some((t) => t.startsWith("drop")));
-  const pick = world.parseAction("pick ball1 rooma left")!;
-  const s1 = world.apply(pick, s0);
-  assert.ok(s1.has("carry ball1 left") && !s1.has("at ball1 rooma") && !s1.has("free left"));
-  assert.equal(world.parseAction("pick ball1 roomz left"), undefined);
-  assert.equal(world.holds(world.parseAction("drop ball1 roomb left")!, s1), false);
-});
+dataTest(
+  "ground actions: what applies, what it changes, and the text the agent types",
+  async () => {
+    const [first] = await problems("gripper");
+    const { world } = first;
+    const s0 = world.initial();
+    const texts = world.applicable(s0).map(actionText);
+    assert.ok(texts.includes("move rooma roomb"));
+    assert.ok(texts.includes("pick ball1 rooma left"));
+    assert.ok(!texts.some((t) => t.startsWith("drop")));
+    const pick = world.parseAction("pick ball1 rooma left")!;
+    const s1 = world.apply(pick, s0);
+    assert.ok(s1.has("carry ball1 left") && !s1.has("at ball1 rooma") && !s1.has("free left"));
+    assert.equal(world.parseAction("pick ball1 roomz left"), undefined);
+    assert.equal(world.holds(world.parseAction("drop ball1 roomb left")!, s1), false);
+  },
+);
 
-Deno.test("the planner solves all 60 benchmark problems with valid plans", async () => {
+dataTest("the planner solves all 60 benchmark problems with valid plans", async () => {
   for (const domain of Object.keys(DOMAINS)) {
     for (const { world, file } of await problems(domain)) {
       const plan = planPddl(world);
@@ -110,95 +117,103 @@ Deno.test("the planner solves all 60 benchmark problems with valid plans", async
   }
 });
 
-Deno.test("the text environment: goal line, sorted fact sentences, invalid actions, valid actions, progress", async () => {
-  const templates = parseTemplates(
-    JSON.parse(await Deno.readTextFile(`${DATA}agentboard_text.json`)),
-    "agentboard_text.json",
-  );
-  const tasks = (await problems("blockworld")).map((p) => ({
-    id: `blockworld/${p.file.replace(/\.pddl$/, "")}`,
-    world: p.world,
-  }));
-  const env = new PddlEnv(
-    "blockworld",
-    { name: "blockworld", types: {}, predicates: {}, functions: {}, actions: {} },
-    tasks,
-    templates,
-  );
-  const first = await env.reset({ seed: 0 });
-  assert.equal(first.taskId, tasks[0].id);
-  const [goalLine, facts] = first.observation.split("\n");
-  assert.equal(goalLine, first.goal);
-  assert.match(goalLine, /^The goal is to satisfy the following conditions: \S+ is on \S+\., /);
-  const sentences = facts.split(/(?<=\.) /);
-  assert.deepEqual(sentences, [...sentences].sort());
-  assert.ok(sentences.includes("Your arm is empty."));
-  // An action that does not apply changes nothing.
-  const bad = await env.step("stack b1 b1");
-  assert.equal(bad.observation, INVALID_ACTION);
-  assert.equal(bad.reward, 0);
-  const valid = await env.step("check valid actions");
-  assert.match(valid.observation, /^valid actions are: (pickup|unstack) /);
-  // The expert's plan reaches the goal; progress ends at 1.
-  const plan = planPddl(tasks[0].world)!;
-  let last = bad;
-  for (const step of plan) last = await env.step(actionText(step));
-  assert.equal(last.done, true);
-  assert.equal(last.reward, 1);
-  assert.match(last.observation, / The goal is satisfied\.$/);
-  assert.equal(env.progressRate, 1);
-  // By id; an unknown id is an error that names some known ones.
-  assert.equal((await env.reset({ id: tasks[3].id })).taskId, tasks[3].id);
-  await assert.rejects(
-    () => env.reset({ id: "blockworld/nope" }),
-    /no problem "blockworld\/nope"; known: blockworld\/p/,
-  );
-});
-
-Deno.test("pddl:<domain> is an environment with no code of its own: vocabulary, grounder, expert", async () => {
-  const kit = await loadEnvironmentKit("pddl:gripper");
-  assert.equal(kit.name, "pddl:gripper");
-  assert.equal(kit.vocabulary.actions.pick.template, "pick {obj} {room} {gripper}");
-  assert.deepEqual(kit.vocabulary.predicates.at_robby.params, ["Obj"]);
-  // The untyped domain's static unary predicates type its objects and actions.
-  assert.deepEqual(kit.vocabulary.actions.pick.params.map((p) => p.type), [
-    "Ball",
-    "Room",
-    "Gripper",
-  ]);
-  assert.equal(kit.vocabulary.types.Ball.kind, "object");
-  // The goal's conditions are facts, and reaching one ends a subgoal.
-  assert.deepEqual(kit.vocabulary.predicates.goal_at.params, ["Obj", "Obj"]);
-  assert.deepEqual(kit.vocabulary.landmarks, [{
-    pred: "at",
-    on: "add",
-    when: "goal_at(a0, a1)",
-    skill: "achieve_at",
-    doc: "Makes at hold as the goal asks.",
-  }]);
-  const traces = await generateExpertTraces(kit, kit.demonstrationTasks!(2));
-  assert.ok(traces.every((t) => t.success));
-  // The grounder reads every observation back into the simulator's state.
-  const env = kit.create() as PddlEnv;
-  for (const trace of traces) {
-    const grounded = groundTrace(trace, kit.grounder());
-    assert.deepEqual(grounded.unknown, []);
-    await env.reset({ id: trace.task.id });
-    for (const [i, step] of trace.steps.entries()) {
-      await env.step(step.action);
-      const simulator = [...env.state].map((f) => f.replace(/^(\S+)/, (p) => p.replace(/-/g, "_")))
-        .sort();
-      const facts = grounded.states[i + 1].atoms().filter((a) => !a.pred.startsWith("goal_"))
-        .map((a) => [a.pred, ...a.args].join(" ")).sort();
-      assert.deepEqual(facts, simulator, `${trace.task.id} step ${i + 1}`);
-    }
-    const goal = grounded.states[0].query("goal_at", [null, null]).map((a) => a.args.join(" "));
-    assert.deepEqual(
-      goal.sort(),
-      env.world!.goal().map((g) => g.fact.replace(/^at /, "")).sort(),
+dataTest(
+  "the text environment: goal line, sorted fact sentences, invalid actions, valid actions, progress",
+  async () => {
+    const templates = parseTemplates(
+      JSON.parse(await Deno.readTextFile(`${DATA}agentboard_text.json`)),
+      "agentboard_text.json",
     );
-  }
-});
+    const tasks = (await problems("blockworld")).map((p) => ({
+      id: `blockworld/${p.file.replace(/\.pddl$/, "")}`,
+      world: p.world,
+    }));
+    const env = new PddlEnv(
+      "blockworld",
+      { name: "blockworld", types: {}, predicates: {}, functions: {}, actions: {} },
+      tasks,
+      templates,
+    );
+    const first = await env.reset({ seed: 0 });
+    assert.equal(first.taskId, tasks[0].id);
+    const [goalLine, facts] = first.observation.split("\n");
+    assert.equal(goalLine, first.goal);
+    assert.match(goalLine, /^The goal is to satisfy the following conditions: \S+ is on \S+\., /);
+    const sentences = facts.split(/(?<=\.) /);
+    assert.deepEqual(sentences, [...sentences].sort());
+    assert.ok(sentences.includes("Your arm is empty."));
+    // An action that does not apply changes nothing.
+    const bad = await env.step("stack b1 b1");
+    assert.equal(bad.observation, INVALID_ACTION);
+    assert.equal(bad.reward, 0);
+    const valid = await env.step("check valid actions");
+    assert.match(valid.observation, /^valid actions are: (pickup|unstack) /);
+    // The expert's plan reaches the goal; progress ends at 1.
+    const plan = planPddl(tasks[0].world)!;
+    let last = bad;
+    for (const step of plan) last = await env.step(actionText(step));
+    assert.equal(last.done, true);
+    assert.equal(last.reward, 1);
+    assert.match(last.observation, / The goal is satisfied\.$/);
+    assert.equal(env.progressRate, 1);
+    // By id; an unknown id is an error that names some known ones.
+    assert.equal((await env.reset({ id: tasks[3].id })).taskId, tasks[3].id);
+    await assert.rejects(
+      () => env.reset({ id: "blockworld/nope" }),
+      /no problem "blockworld\/nope"; known: blockworld\/p/,
+    );
+  },
+);
+
+dataTest(
+  "pddl:<domain> is an environment with no code of its own: vocabulary, grounder, expert",
+  async () => {
+    const kit = await loadEnvironmentKit("pddl:gripper");
+    assert.equal(kit.name, "pddl:gripper");
+    assert.equal(kit.vocabulary.actions.pick.template, "pick {obj} {room} {gripper}");
+    assert.deepEqual(kit.vocabulary.predicates.at_robby.params, ["Obj"]);
+    // The untyped domain's static unary predicates type its objects and actions.
+    assert.deepEqual(kit.vocabulary.actions.pick.params.map((p) => p.type), [
+      "Ball",
+      "Room",
+      "Gripper",
+    ]);
+    assert.equal(kit.vocabulary.types.Ball.kind, "object");
+    // The goal's conditions are facts, and reaching one ends a subgoal.
+    assert.deepEqual(kit.vocabulary.predicates.goal_at.params, ["Obj", "Obj"]);
+    assert.deepEqual(kit.vocabulary.landmarks, [{
+      pred: "at",
+      on: "add",
+      when: "goal_at(a0, a1)",
+      skill: "achieve_at",
+      doc: "Makes at hold as the goal asks.",
+    }]);
+    const traces = await generateExpertTraces(kit, kit.demonstrationTasks!(2));
+    assert.ok(traces.every((t) => t.success));
+    // The grounder reads every observation back into the simulator's state.
+    const env = kit.create() as PddlEnv;
+    for (const trace of traces) {
+      const grounded = groundTrace(trace, kit.grounder());
+      assert.deepEqual(grounded.unknown, []);
+      await env.reset({ id: trace.task.id });
+      for (const [i, step] of trace.steps.entries()) {
+        await env.step(step.action);
+        const simulator = [...env.state].map((f) =>
+          f.replace(/^(\S+)/, (p) => p.replace(/-/g, "_"))
+        )
+          .sort();
+        const facts = grounded.states[i + 1].atoms().filter((a) => !a.pred.startsWith("goal_"))
+          .map((a) => [a.pred, ...a.args].join(" ")).sort();
+        assert.deepEqual(facts, simulator, `${trace.task.id} step ${i + 1}`);
+      }
+      const goal = grounded.states[0].query("goal_at", [null, null]).map((a) => a.args.join(" "));
+      assert.deepEqual(
+        goal.sort(),
+        env.world!.goal().map((g) => g.fact.replace(/^at /, "")).sort(),
+      );
+    }
+  },
+);
 
 Deno.test("a STRIPS domain nobody prepared works from its files alone", async () => {
   const dir = await Deno.makeTempDir();
@@ -293,34 +308,40 @@ Deno.test("the vocabulary types objects by their static kinds and constants, as 
   assert.deepEqual(vocabularyProblems(vocab), []);
 });
 
-Deno.test("serialPlan reaches the goal's conditions one at a time, bottom of a tower first", async () => {
-  const [p] = (await problems("blockworld")).filter((p) => p.file === "problem1.pddl");
-  const plan = serialPlan(p.world)!;
-  let state = p.world.initial();
-  const reached: string[] = [];
-  const goal = p.world.goal().map((g) => g.fact);
-  for (const step of plan) {
-    state = p.world.apply(step, state);
-    for (const f of goal) if (state.has(f) && !reached.includes(f)) reached.push(f);
-  }
-  assert.ok(p.world.satisfied(state));
-  // (on b3 b2) sits on (on b2 b1): the lower condition comes first and stays.
-  assert.deepEqual(reached, ["on b2 b1", "on b3 b2"]);
-});
+dataTest(
+  "serialPlan reaches the goal's conditions one at a time, bottom of a tower first",
+  async () => {
+    const [p] = (await problems("blockworld")).filter((p) => p.file === "problem1.pddl");
+    const plan = serialPlan(p.world)!;
+    let state = p.world.initial();
+    const reached: string[] = [];
+    const goal = p.world.goal().map((g) => g.fact);
+    for (const step of plan) {
+      state = p.world.apply(step, state);
+      for (const f of goal) if (state.has(f) && !reached.includes(f)) reached.push(f);
+    }
+    assert.ok(p.world.satisfied(state));
+    // (on b3 b2) sits on (on b2 b1): the lower condition comes first and stays.
+    assert.deepEqual(reached, ["on b2 b1", "on b3 b2"]);
+  },
+);
 
-Deno.test("skills induced from three small gripper problems solve all twenty, reporting progress", async () => {
-  const kit = await loadEnvironmentKit("pddl:gripper");
-  const traces = await generateExpertTraces(kit, kit.demonstrationTasks!(3));
-  const compiled = compileTraces(traces, kit);
-  assert.deepEqual(compiled.skills.map((s) => s.name), ["achieve_at"]);
-  const { report } = await evaluate({
-    env: kit.name,
-    createEnv: () => kit.create(),
-    tasks: kit.taskList!({ split: "unseen" }),
-    runner: agentRunner({ kit, ...compiled, maxActions: 100 }),
-  });
-  assert.equal(report.tasks, 20);
-  assert.equal(report.success_rate, 1);
-  assert.equal(report.progress_rate, 1);
-  assert.equal(report.invalid_action_rate, 0);
-});
+dataTest(
+  "skills induced from three small gripper problems solve all twenty, reporting progress",
+  async () => {
+    const kit = await loadEnvironmentKit("pddl:gripper");
+    const traces = await generateExpertTraces(kit, kit.demonstrationTasks!(3));
+    const compiled = compileTraces(traces, kit);
+    assert.deepEqual(compiled.skills.map((s) => s.name), ["achieve_at"]);
+    const { report } = await evaluate({
+      env: kit.name,
+      createEnv: () => kit.create(),
+      tasks: kit.taskList!({ split: "unseen" }),
+      runner: agentRunner({ kit, ...compiled, maxActions: 100 }),
+    });
+    assert.equal(report.tasks, 20);
+    assert.equal(report.success_rate, 1);
+    assert.equal(report.progress_rate, 1);
+    assert.equal(report.invalid_action_rate, 0);
+  },
+);

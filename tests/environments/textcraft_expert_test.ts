@@ -1,3 +1,4 @@
+import { dataTest, dataUrl } from "../_data.ts";
 import assert from "node:assert/strict";
 import { TraceSchema } from "../../dsl/trace.ts";
 import type { Environment } from "../../runtime/environment.ts";
@@ -11,30 +12,33 @@ import {
   textcraftTasks,
 } from "../../environments/textcraft/mod.ts";
 
-const FULL = new URL("../../../shared/data/textcraft/recipes/", import.meta.url);
+const FULL = dataUrl("textcraft/recipes/");
 const INVALID = /^(Could not|Wrong)/;
 
-Deno.test("the expert solves 200 generated full-set tasks of depth 1-4 without invalid actions", async () => {
-  const env = new TextCraft({ book: loadRecipeBook(FULL) });
-  const expert = new TextCraftExpert();
-  const tasks = textcraftTasks({ depths: [1, 2, 3, 4], count: 50, seed: 100 });
-  assert.equal(tasks.length, 200);
-  const goals = new Set<string>();
-  for (const task of tasks) {
-    const trace = TraceSchema.parse(await expert.solve(env, task));
-    assert.equal(trace.success, true, task.id);
-    assert.equal(trace.task.id, task.id);
-    assert.equal(trace.task.type, `depth${(task.options as { depth: number }).depth}`);
-    const invalid = trace.steps.filter((s) => INVALID.test(s.observation));
-    assert.deepEqual(invalid, [], task.id);
-    const last = trace.steps.at(-1)!;
-    assert.deepEqual([last.reward, last.done], [1, true]);
-    assert.ok(trace.steps.slice(0, -1).every((s) => s.reward === 0 && !s.done));
-    assert.match(trace.initial, /^Crafting commands:\n/);
-    goals.add(trace.goal);
-  }
-  assert.ok(goals.size > 100, `only ${goals.size} distinct goals`);
-});
+dataTest(
+  "the expert solves 200 generated full-set tasks of depth 1-4 without invalid actions",
+  async () => {
+    const env = new TextCraft({ book: loadRecipeBook(FULL) });
+    const expert = new TextCraftExpert();
+    const tasks = textcraftTasks({ depths: [1, 2, 3, 4], count: 50, seed: 100 });
+    assert.equal(tasks.length, 200);
+    const goals = new Set<string>();
+    for (const task of tasks) {
+      const trace = TraceSchema.parse(await expert.solve(env, task));
+      assert.equal(trace.success, true, task.id);
+      assert.equal(trace.task.id, task.id);
+      assert.equal(trace.task.type, `depth${(task.options as { depth: number }).depth}`);
+      const invalid = trace.steps.filter((s) => INVALID.test(s.observation));
+      assert.deepEqual(invalid, [], task.id);
+      const last = trace.steps.at(-1)!;
+      assert.deepEqual([last.reward, last.done], [1, true]);
+      assert.ok(trace.steps.slice(0, -1).every((s) => s.reward === 0 && !s.done));
+      assert.match(trace.initial, /^Crafting commands:\n/);
+      goals.add(trace.goal);
+    }
+    assert.ok(goals.size > 100, `only ${goals.size} distinct goals`);
+  },
+);
 
 Deno.test("the expert solves every depth 1-4 item of the built-in recipe set", async () => {
   const env = textcraftKit.create() as TextCraft;
@@ -108,7 +112,7 @@ Deno.test("the expert refuses environments that are not the TextCraft simulator"
   await assert.rejects(() => new TextCraftExpert().solve(other, {}), /needs a TextCraft simulator/);
 });
 
-Deno.test("the kit names the environment and builds a working grounder", async () => {
+dataTest("the kit names the environment and builds a working grounder", async () => {
   assert.equal(textcraftKit.name, "textcraft");
   assert.equal(textcraftKit.vocabulary.name, "textcraft");
   const env = textcraftKit.create({ recipes: FULL.pathname });

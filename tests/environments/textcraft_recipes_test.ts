@@ -1,3 +1,4 @@
+import { dataTest, dataUrl } from "../_data.ts";
 import assert from "node:assert/strict";
 import {
   BUILTIN_RECIPES,
@@ -7,7 +8,7 @@ import {
   recipeText,
 } from "../../environments/textcraft/mod.ts";
 
-const FULL = new URL("../../../shared/data/textcraft/recipes/", import.meta.url);
+const FULL = dataUrl("textcraft/recipes/");
 
 const shaped = (out: string, pattern: string[], key: Record<string, unknown>, extra = {}) => ({
   type: "minecraft:crafting_shaped",
@@ -19,7 +20,7 @@ const shaped = (out: string, pattern: string[], key: Record<string, unknown>, ex
 const item = (id: string) => ({ item: `minecraft:${id}` });
 const tag = (id: string) => ({ tag: `minecraft:${id}` });
 
-Deno.test("the full recipe set loads with the benchmark's stick and plank recipes", () => {
+dataTest("the full recipe set loads with the benchmark's stick and plank recipes", () => {
   const book = loadRecipeBook(FULL);
   assert.deepEqual(book.itemRecipes("minecraft:stick").map(recipeText), [
     "craft 4 stick using 2 planks",
@@ -42,7 +43,7 @@ Deno.test("the full recipe set loads with the benchmark's stick and plank recipe
   for (let d = 1; d <= 4; d++) assert.ok(book.itemsAtDepth(d).length > 0, `depth ${d}`);
 });
 
-Deno.test("the full set skips smelting and block recipes", () => {
+dataTest("the full set skips smelting and block recipes", () => {
   const book = loadRecipeBook(FULL);
   // charcoal is only smelted; iron ingots also come out of iron blocks (a block recipe).
   assert.equal(book.itemRecipes("minecraft:charcoal").length, 0);

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { dataPath } from "../_data.ts";
 import { readTraces } from "../../compiler/trace_io.ts";
 import { compileTraces } from "../../compiler/compile.ts";
 import type { ActionModel } from "../../runtime/action_model.ts";
@@ -21,10 +22,9 @@ import type { Skill } from "../../dsl/graph/schema.ts";
 import { readJsonFile } from "../../runtime/json_file.ts";
 
 /** The full TextCraft recipe set. */
-export const RECIPES = new URL("../../../shared/data/textcraft/recipes", import.meta.url).pathname;
+export const RECIPES = dataPath("textcraft/recipes");
 /** The ALFWorld ReAct demonstrations (2 per task type, ReAct and Act variants). */
-export const ALFWORLD_DEMOS =
-  new URL("../../../shared/data/alfworld/react_demos_2per_type.json", import.meta.url).pathname;
+export const ALFWORLD_DEMOS = dataPath("alfworld/react_demos_2per_type.json");
 
 /** An induced library with its templates. */
 export interface InducedLibrary {

@@ -1,3 +1,4 @@
+import { dataTest } from "../_data.ts";
 import assert from "node:assert/strict";
 import { alfworldKit } from "../../environments/alfworld/mod.ts";
 import { textcraftKit } from "../../environments/textcraft/kit.ts";
@@ -14,7 +15,7 @@ import {
   textcraftLibrary,
 } from "./_agent_fixtures.ts";
 
-Deno.test("goal regression lets depth-1 crafting skills solve depth 2, 3 and 4 tasks", async () => {
+dataTest("goal regression lets depth-1 crafting skills solve depth 2, 3 and 4 tasks", async () => {
   const { library, templates } = await textcraftLibrary();
   const solved: Record<number, number> = {};
   let deepest = 0;
@@ -48,35 +49,38 @@ Deno.test("goal regression lets depth-1 crafting skills solve depth 2, 3 and 4 t
   assert.ok(substitutes > 0);
 });
 
-Deno.test("the agent reports each skill call with its events and its postcondition verdict", async () => {
-  const { library, templates } = await textcraftLibrary();
-  const { events, result } = await drainAgent(runAgent({
-    env: textcraftKit.create({ recipes: RECIPES }),
-    kit: textcraftKit,
-    library,
-    templates,
-    task: { seed: 5, options: { depth: 2 } },
-  }));
-  assert.ok(result.success);
-  assert.equal(events[0].type, "task");
-  assert.equal(events[1].type, "plan");
-  events.forEach((e, i) => {
-    if (e.type !== "call") return;
-    const next = events[i + 1];
-    assert.ok(next.type === "run" && next.event.type === "start" && next.event.skill === e.skill);
-  });
-  const verdicts = events.filter((e) => e.type === "verify");
-  assert.ok(verdicts.some((v) => v.type === "verify" && !v.holds && v.outcome === "failure"));
-  assert.ok(verdicts.some((v) => v.type === "verify" && v.holds));
-  assert.equal(events.at(-1)!.type, "stop");
-  // Every rejected action is counted, and the failed call is recorded with its diagnosis.
-  const rejected = events.filter((e) =>
-    e.type === "run" && e.event.type === "observe" && e.event.rejected
-  );
-  assert.equal(result.invalidActions, rejected.length);
-  assert.equal(result.failures[0].kind, "failure");
-  assert.match(result.failures[0].message, /Could not find/);
-});
+dataTest(
+  "the agent reports each skill call with its events and its postcondition verdict",
+  async () => {
+    const { library, templates } = await textcraftLibrary();
+    const { events, result } = await drainAgent(runAgent({
+      env: textcraftKit.create({ recipes: RECIPES }),
+      kit: textcraftKit,
+      library,
+      templates,
+      task: { seed: 5, options: { depth: 2 } },
+    }));
+    assert.ok(result.success);
+    assert.equal(events[0].type, "task");
+    assert.equal(events[1].type, "plan");
+    events.forEach((e, i) => {
+      if (e.type !== "call") return;
+      const next = events[i + 1];
+      assert.ok(next.type === "run" && next.event.type === "start" && next.event.skill === e.skill);
+    });
+    const verdicts = events.filter((e) => e.type === "verify");
+    assert.ok(verdicts.some((v) => v.type === "verify" && !v.holds && v.outcome === "failure"));
+    assert.ok(verdicts.some((v) => v.type === "verify" && v.holds));
+    assert.equal(events.at(-1)!.type, "stop");
+    // Every rejected action is counted, and the failed call is recorded with its diagnosis.
+    const rejected = events.filter((e) =>
+      e.type === "run" && e.event.type === "observe" && e.event.rejected
+    );
+    assert.equal(result.invalidActions, rejected.length);
+    assert.equal(result.failures[0].kind, "failure");
+    assert.match(result.failures[0].message, /Could not find/);
+  },
+);
 
 Deno.test("a skill that ends in success without its postcondition counts as failed", async () => {
   // A skill that only looks at the inventory, yet claims to craft its item.
@@ -132,98 +136,104 @@ Deno.test("a skill that ends in success without its postcondition counts as fail
   assert.match(result.stop, /Step 1 \(pretend\) could not be achieved/);
 });
 
-Deno.test("after the recovery hook reports recovery, the agent checks the postcondition and continues", async () => {
-  const { library, templates } = await alfworldLibrary();
-  // A clean task the library solves as it is.
-  const tasks = alfworldKit.tasks!({ split: "unseen" }).filter((t) => t.id!.includes("clean"));
-  let task = tasks[0];
-  for (const t of tasks) {
-    const { result } = await drainAgent(
-      runAgent({ env: alfworldKit.create(), kit: alfworldKit, library, templates, task: t }),
-    );
-    if (result.success) {
-      task = t;
-      break;
+dataTest(
+  "after the recovery hook reports recovery, the agent checks the postcondition and continues",
+  async () => {
+    const { library, templates } = await alfworldLibrary();
+    // A clean task the library solves as it is.
+    const tasks = alfworldKit.tasks!({ split: "unseen" }).filter((t) => t.id!.includes("clean"));
+    let task = tasks[0];
+    for (const t of tasks) {
+      const { result } = await drainAgent(
+        runAgent({ env: alfworldKit.create(), kit: alfworldKit, library, templates, task: t }),
+      );
+      if (result.success) {
+        task = t;
+        break;
+      }
     }
-  }
-  // The same library with a cleaning skill that always gives up.
-  const skills = library.programs().map((p) => p.skill).map((s): Skill =>
-    s.name !== "clean_item" ? s : {
-      ...s,
-      entry: "give_up",
-      nodes: [{
-        id: "give_up",
-        kind: "terminal",
-        outcome: "failure",
-        message: "Broken on purpose",
-      }],
-      edges: [],
-    }
-  );
-  const broken = compileSkills(
-    skills.map((s) => ({ data: s, source: s.name })),
-    alfworldKit.vocabulary,
-  );
-  const calls: string[] = [];
-  const { events, result } = await drainAgent(runAgent({
-    env: alfworldKit.create(),
-    kit: alfworldKit,
-    library: broken,
-    templates,
-    task,
-    // The hook stands in for reflective planning: it runs the real skill.
-    onFailure: async (failure) => {
-      calls.push(failure.skill);
-      const { result } = await collectRun(runSkill(library.get(failure.skill)!, failure.args, {
-        env: failure.env,
-        grounder: failure.grounder,
-        facts: failure.facts,
-        library,
-      }));
-      return { recovered: result.outcome === "success", actions: result.actions };
-    },
-  }));
-  assert.deepEqual(calls, ["clean_item"]);
-  const recover = events.find((e) => e.type === "recover");
-  assert.ok(
-    recover?.type === "recover" && recover.recovered && recover.holds,
-    JSON.stringify(recover),
-  );
-  assert.ok(result.success, result.stop);
-  // The plan went on to place the cleaned item after the recovery.
-  const after = events.slice(events.indexOf(recover!));
-  assert.ok(after.some((e) => e.type === "call" && e.skill === "place"));
-});
-
-Deno.test("the agent solves most unseen ALFWorld tasks with skills induced from the demonstrations", async () => {
-  const { library, templates } = await alfworldLibrary();
-  const byType = new Map<string, { solved: number; total: number }>();
-  let invalid = 0;
-  let actions = 0;
-  const tasks = alfworldKit.tasks!({ split: "unseen" });
-  assert.equal(tasks.length, 134);
-  for (const task of tasks) {
-    const { result } = await drainAgent(
-      runAgent({ env: alfworldKit.create(), kit: alfworldKit, library, templates, task }),
+    // The same library with a cleaning skill that always gives up.
+    const skills = library.programs().map((p) => p.skill).map((s): Skill =>
+      s.name !== "clean_item" ? s : {
+        ...s,
+        entry: "give_up",
+        nodes: [{
+          id: "give_up",
+          kind: "terminal",
+          outcome: "failure",
+          message: "Broken on purpose",
+        }],
+        edges: [],
+      }
     );
-    const type = task.id!.split("/")[1];
-    const entry = byType.get(type) ?? { solved: 0, total: 0 };
-    entry.total++;
-    if (result.success) entry.solved++;
-    byType.set(type, entry);
-    invalid += result.invalidActions;
-    actions += result.actions;
-  }
-  const solved = [...byType.values()].reduce((n, e) => n + e.solved, 0);
-  // Measured without honing: 127 of 134 (94.8%), 5 invalid actions in 3151.
-  assert.ok(solved / 134 >= 0.9, `solved ${solved} of 134`);
-  for (const [type, e] of byType) {
-    assert.ok(e.solved / e.total >= 0.75, `${type}: ${e.solved}/${e.total}`);
-  }
-  assert.ok(invalid / actions < 0.02, `${invalid} invalid of ${actions}`);
-});
+    const broken = compileSkills(
+      skills.map((s) => ({ data: s, source: s.name })),
+      alfworldKit.vocabulary,
+    );
+    const calls: string[] = [];
+    const { events, result } = await drainAgent(runAgent({
+      env: alfworldKit.create(),
+      kit: alfworldKit,
+      library: broken,
+      templates,
+      task,
+      // The hook stands in for reflective planning: it runs the real skill.
+      onFailure: async (failure) => {
+        calls.push(failure.skill);
+        const { result } = await collectRun(runSkill(library.get(failure.skill)!, failure.args, {
+          env: failure.env,
+          grounder: failure.grounder,
+          facts: failure.facts,
+          library,
+        }));
+        return { recovered: result.outcome === "success", actions: result.actions };
+      },
+    }));
+    assert.deepEqual(calls, ["clean_item"]);
+    const recover = events.find((e) => e.type === "recover");
+    assert.ok(
+      recover?.type === "recover" && recover.recovered && recover.holds,
+      JSON.stringify(recover),
+    );
+    assert.ok(result.success, result.stop);
+    // The plan went on to place the cleaned item after the recovery.
+    const after = events.slice(events.indexOf(recover!));
+    assert.ok(after.some((e) => e.type === "call" && e.skill === "place"));
+  },
+);
 
-Deno.test("the agent stops when the action or skill call budget is spent", async () => {
+dataTest(
+  "the agent solves most unseen ALFWorld tasks with skills induced from the demonstrations",
+  async () => {
+    const { library, templates } = await alfworldLibrary();
+    const byType = new Map<string, { solved: number; total: number }>();
+    let invalid = 0;
+    let actions = 0;
+    const tasks = alfworldKit.tasks!({ split: "unseen" });
+    assert.equal(tasks.length, 134);
+    for (const task of tasks) {
+      const { result } = await drainAgent(
+        runAgent({ env: alfworldKit.create(), kit: alfworldKit, library, templates, task }),
+      );
+      const type = task.id!.split("/")[1];
+      const entry = byType.get(type) ?? { solved: 0, total: 0 };
+      entry.total++;
+      if (result.success) entry.solved++;
+      byType.set(type, entry);
+      invalid += result.invalidActions;
+      actions += result.actions;
+    }
+    const solved = [...byType.values()].reduce((n, e) => n + e.solved, 0);
+    // Measured without honing: 127 of 134 (94.8%), 5 invalid actions in 3151.
+    assert.ok(solved / 134 >= 0.9, `solved ${solved} of 134`);
+    for (const [type, e] of byType) {
+      assert.ok(e.solved / e.total >= 0.75, `${type}: ${e.solved}/${e.total}`);
+    }
+    assert.ok(invalid / actions < 0.02, `${invalid} invalid of ${actions}`);
+  },
+);
+
+dataTest("the agent stops when the action or skill call budget is spent", async () => {
   const { library, templates } = await textcraftLibrary();
   const task = { seed: 0, options: { depth: 4 } };
   const few = await drainAgent(runAgent({
@@ -250,7 +260,7 @@ Deno.test("the agent stops when the action or skill call budget is spent", async
   assert.match(short.result.stop, /Skill call budget of 2 spent/);
 });
 
-Deno.test("without a fitting template the agent stops before acting and says why", async () => {
+dataTest("without a fitting template the agent stops before acting and says why", async () => {
   const { library } = await textcraftLibrary();
   const { events, result } = await drainAgent(runAgent({
     env: textcraftKit.create(),
@@ -288,41 +298,44 @@ Deno.test("the agent reports every action it sends as a transition", async () =>
   assert.equal(transitions.filter((t) => !t.ok).length, result.invalidActions);
 });
 
-Deno.test("a failed call inside a skill is achieved on its own, then the caller runs again", async () => {
-  const { library, templates, actionModel: model } = await textcraftDeeperLibrary();
-  let innerFirst = 0;
-  let solved = 0;
-  // Granite wall: the granite crafted in a loop needs diorite, whose recipe uses
-  // up the quartz fetched for the granite; a pink bed needs planks of any kind
-  // inside the nested white bed, which the library never saw.
-  const tasks = [{ seed: 49, options: { depth: 3 } }, { seed: 27, options: { depth: 2 } }];
-  for (const task of tasks) {
-    const { events, result } = await drainAgent(runAgent({
-      env: textcraftKit.create({ recipes: RECIPES }),
-      kit: textcraftKit,
-      library,
-      templates,
-      actionModel: model,
-      task,
-      maxActions: 100,
-    }));
-    if (result.success) solved++;
-    // A call made inside a failed run comes back as a subgoal of its own.
-    for (let i = 0; i < events.length; i++) {
-      const e = events[i];
-      if (e.type !== "call" || e.reason !== "subgoal") continue;
-      const nested = events.slice(0, i).some((x) =>
-        x.type === "run" && x.event.type === "end" && x.event.depth > 0 &&
-        x.event.outcome === "failure" && x.event.skill === e.skill
-      );
-      if (nested) innerFirst++;
+dataTest(
+  "a failed call inside a skill is achieved on its own, then the caller runs again",
+  async () => {
+    const { library, templates, actionModel: model } = await textcraftDeeperLibrary();
+    let innerFirst = 0;
+    let solved = 0;
+    // Granite wall: the granite crafted in a loop needs diorite, whose recipe uses
+    // up the quartz fetched for the granite; a pink bed needs planks of any kind
+    // inside the nested white bed, which the library never saw.
+    const tasks = [{ seed: 49, options: { depth: 3 } }, { seed: 27, options: { depth: 2 } }];
+    for (const task of tasks) {
+      const { events, result } = await drainAgent(runAgent({
+        env: textcraftKit.create({ recipes: RECIPES }),
+        kit: textcraftKit,
+        library,
+        templates,
+        actionModel: model,
+        task,
+        maxActions: 100,
+      }));
+      if (result.success) solved++;
+      // A call made inside a failed run comes back as a subgoal of its own.
+      for (let i = 0; i < events.length; i++) {
+        const e = events[i];
+        if (e.type !== "call" || e.reason !== "subgoal") continue;
+        const nested = events.slice(0, i).some((x) =>
+          x.type === "run" && x.event.type === "end" && x.event.depth > 0 &&
+          x.event.outcome === "failure" && x.event.skill === e.skill
+        );
+        if (nested) innerFirst++;
+      }
     }
-  }
-  assert.equal(solved, tasks.length);
-  assert.ok(innerFirst > 0);
-});
+    assert.equal(solved, tasks.length);
+    assert.ok(innerFirst > 0);
+  },
+);
 
-Deno.test("a skill whose later step used up what an earlier one provided runs again", async () => {
+dataTest("a skill whose later step used up what an earlier one provided runs again", async () => {
   const { library, templates, actionModel } = await textcraftDeeperLibrary();
   // Crossbow: the tripwire hook crafted after the iron ingot uses that ingot up.
   const { events, result } = await drainAgent(runAgent({

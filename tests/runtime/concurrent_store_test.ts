@@ -12,7 +12,16 @@ const writer = new URL("./_store_writer.ts", import.meta.url).pathname;
 async function honeConcurrently(location: string): Promise<void> {
   const runs = Array.from({ length: WRITERS }, (_, w) =>
     new Deno.Command(Deno.execPath(), {
-      args: ["run", "--no-check", "-A", "--unstable-kv", writer, location, `w${w + 1}`, String(EDITS)],
+      args: [
+        "run",
+        "--no-check",
+        "-A",
+        "--unstable-kv",
+        writer,
+        location,
+        `w${w + 1}`,
+        String(EDITS),
+      ],
       stdout: "piped",
       stderr: "piped",
     }).output());

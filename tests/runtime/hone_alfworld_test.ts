@@ -1,6 +1,7 @@
 // The honing scenario on ALFWorld itself: a skill induced without ever seeing
 // a closed receptacle fails on one, recovers by opening it, the graft becomes
 // permanent after two successful uses, and the next run needs no recovery.
+import { dataPath, dataTest } from "../_data.ts";
 import assert from "node:assert/strict";
 import { readTraces } from "../../compiler/trace_io.ts";
 import { induceSkills } from "../../compiler/induce.ts";
@@ -10,8 +11,7 @@ import { runAgent } from "../../runtime/agent.ts";
 import { Honer } from "../../runtime/hone.ts";
 import { HoningSession } from "../../runtime/honing_session.ts";
 
-const DEMOS = new URL("../../../shared/data/alfworld/react_demos_2per_type.json", import.meta.url)
-  .pathname;
+const DEMOS = dataPath("alfworld/react_demos_2per_type.json");
 
 /** A room: the apple on a countertop, the target fridge closed. */
 function scene(n: number) {
@@ -28,7 +28,7 @@ function scene(n: number) {
   };
 }
 
-Deno.test("scenario: place, induced without a closed receptacle, learns to open one", async () => {
+dataTest("scenario: place, induced without a closed receptacle, learns to open one", async () => {
   const traces = (await readTraces(DEMOS, alfworldKit)).filter((t) => t.source!.includes("#act_"));
   // Without Crossover, no skill borrows "open if closed" from the search skill.
   const skills = induceSkills(traces, alfworldKit, { crossover: false }).skills.map((s) => s.skill);

@@ -1,6 +1,7 @@
 // Exploration as recovery: a skill that only takes an item it already knows
 // of fails in a room it has not seen; the honer explores, starting with the
 // places the facts link to the item's class, until the item is revealed.
+import { dataPath, dataTest } from "../_data.ts";
 import assert from "node:assert/strict";
 import { readTraces } from "../../compiler/trace_io.ts";
 import { learnActionModelFromTraces } from "../../compiler/action_model_from_traces.ts";
@@ -11,8 +12,7 @@ import { collectRun, runSkill } from "../../runtime/interpreter.ts";
 import { compileSkill } from "../../runtime/program.ts";
 import { SkillSchema } from "../../dsl/graph/schema.ts";
 
-const DEMOS = new URL("../../../shared/data/alfworld/react_demos_2per_type.json", import.meta.url)
-  .pathname;
+const DEMOS = dataPath("alfworld/react_demos_2per_type.json");
 
 const takeKnown = SkillSchema.parse({
   name: "take_known",
@@ -40,7 +40,7 @@ const takeKnown = SkillSchema.parse({
   ],
 });
 
-Deno.test("a skill that found nothing is recovered by exploring, linked places first", async () => {
+dataTest("a skill that found nothing is recovered by exploring, linked places first", async () => {
   const traces = (await readTraces(DEMOS, alfworldKit)).filter((t) => t.source!.includes("#act_"));
   const model = learnActionModelFromTraces(traces, alfworldKit);
   const honer = new Honer([takeKnown], alfworldKit.vocabulary, { advisor: model });

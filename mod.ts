@@ -52,3 +52,4 @@ export {
   SceneSpecSchema,
 } from "./environments/alfworld/mod.ts";
 export * from "./environments/remote/mod.ts";
+export * from "./llm/mod.ts";

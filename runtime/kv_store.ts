@@ -15,11 +15,13 @@
  * ["skillc", "model"]                 {blob}: the learned action model
  * ```
  *
- * A commit writes the new version's chunks under a fresh id, then sets the
- * head, the version and its history entries in one atomic operation that
- * checks the head is unchanged. When another writer won the race, the
- * chunks are deleted, the newer version read, the changes replayed on it
- * (see {@linkcode LibraryStore.commit}) and the commit tried again.
+ * A commit writes the new version's chunks under a fresh id (its time
+ * first), then sets the head, the version and its history entries in one
+ * atomic operation that checks the head is unchanged. When another writer
+ * won the race, the chunks are deleted, the newer version read, the changes
+ * replayed on it (see {@linkcode LibraryStore.commit}) and the commit tried
+ * again. Chunks no version refers to, left by a writer that died before its
+ * commit, are removed when the library is opened ten minutes later.
  *
  * @module
  */
@@ -71,6 +73,8 @@ const HEAD: Key = [ROOT, "head"];
 const MODEL: Key = [ROOT, "model"];
 /** Bytes per chunk, under Deno KV's 64 KiB value limit. */
 const CHUNK = 60_000;
+/** Content no version refers to is removed on open once it is this old. */
+export const ORPHAN_AGE_MS = 10 * 60_000;
 /** Commits lost to other writers in a row before giving up. */
 const MAX_RACES = 100;
 
@@ -177,6 +181,7 @@ export class KvStore extends VersionedStore {
         throw new InputFileError(location, "Cannot open library: the database holds no library");
       }
       await store.#load(head.value);
+      await store.#removeOrphans();
       return store;
     } catch (e) {
       store.close();
@@ -405,7 +410,8 @@ export class KvStore extends VersionedStore {
   }
 
   async #writeBlob(text: string): Promise<string> {
-    const id = crypto.randomUUID();
+    // The time first: an orphan (a writer died before its commit) is known by its age.
+    const id = `${Date.now().toString(36).padStart(9, "0")}-${crypto.randomUUID()}`;
     const bytes = new TextEncoder().encode(text);
     for (let i = 0, n = 0; i === 0 || n < bytes.length; i++, n += CHUNK) {
       const chunk = bytes.slice(n, n + CHUNK);
@@ -428,6 +434,28 @@ export class KvStore extends VersionedStore {
       at += p.length;
     }
     return new TextDecoder("utf-8", { fatal: true }).decode(all);
+  }
+
+  /**
+   * Deletes content no version or model refers to that is older than
+   * {@linkcode ORPHAN_AGE_MS}: what a writer left that died between
+   * writing it and its commit. A younger one may be a commit in progress.
+   */
+  async #removeOrphans(): Promise<void> {
+    const used = new Set<string>();
+    for await (const e of this.#kv.list<{ blob?: unknown }>({ prefix: [ROOT, "version"] })) {
+      if (typeof e.value?.blob === "string") used.add(e.value.blob);
+    }
+    const model = await this.#kv.get<{ blob?: unknown }>(MODEL);
+    if (typeof model.value?.blob === "string") used.add(model.value.blob);
+    const orphans = new Set<string>();
+    const now = Date.now();
+    for await (const e of this.#kv.list({ prefix: [ROOT, "blob"] })) {
+      const id = String(e.key[2]);
+      const born = parseInt(id.split("-")[0], 36);
+      if (!used.has(id) && Number.isFinite(born) && now - born > ORPHAN_AGE_MS) orphans.add(id);
+    }
+    for (const id of orphans) await this.#deleteBlob(id);
   }
 
   async #deleteBlob(id: string): Promise<void> {

@@ -128,3 +128,28 @@ await KvStore.open("kv:/nonexistent/lib.sqlite", { name: "toy", types: {}, predi
   }).output();
   assert.match(new TextDecoder().decode(out.stdout), /run with --unstable-kv/);
 });
+
+withKv(
+  "opening a KV library removes content a writer left before dying, once it is old",
+  async (location) => {
+    (await KvStore.create(location, toyVocab, [takeColor], { kind: "induce" })).close();
+    const open = (Deno as unknown as { openKv(path: string): Promise<Deno.Kv> }).openKv;
+    const kv = await open(location.slice(3));
+    const old = `${"0".repeat(9)}-stray`;
+    const young = `${Date.now().toString(36).padStart(9, "0")}-in-progress`;
+    await kv.set(["skillc", "blob", old, 0], new Uint8Array([1]));
+    await kv.set(["skillc", "blob", young, 0], new Uint8Array([2]));
+    const store = await KvStore.open(location, toyVocab);
+    try {
+      assert.equal((await kv.get(["skillc", "blob", old, 0])).value, null);
+      assert.ok(
+        (await kv.get(["skillc", "blob", young, 0])).value,
+        "a young one may be a commit in progress",
+      );
+      assert.equal(store.skills()[0].name, "take_color", "the library's own content stays");
+    } finally {
+      store.close();
+      kv.close();
+    }
+  },
+);

@@ -10,6 +10,7 @@ import { collectRun, runSkill } from "../runtime/interpreter.ts";
 import { loadSkillFile, SkillLibrary } from "../runtime/library.ts";
 import { runAgent } from "../runtime/agent.ts";
 import { openLibrary } from "../compiler/open_library.ts";
+import { openLibraryStore } from "../runtime/open_store.ts";
 import { formatAgentEvent, formatAgentResult } from "../runtime/format_agent_events.ts";
 import type { EnvironmentKit } from "../runtime/environment.ts";
 import { formatEvent } from "../runtime/format_events.ts";
@@ -150,9 +151,10 @@ async function main(): Promise<number> {
 
   let library = new SkillLibrary();
   if (flags.lib) {
-    const opened = await openLibrary(flags.lib, kit.vocabulary);
-    opened.store.close();
-    library = opened.library;
+    // Only the skills: no action model or honing for a single skill's run.
+    const store = await openLibraryStore(flags.lib, kit.vocabulary);
+    store.close();
+    library = store.library();
   }
   const program = library.get(flags.skill) ?? await loadSkillFile(flags.skill, kit.vocabulary);
 

@@ -195,10 +195,8 @@ export class Honer {
       );
       if (!fired) continue;
       if (result.outcome === "failure") {
-        const current = this.#skills.get(skillName)!;
-        if ((current.grafts ?? []).some((g) => g.id === graft.id)) {
-          this.#removeGraft(current, graft, "the run failed after it");
-        }
+        // A graft removed earlier in this loop is left alone (the edit says it is gone).
+        this.#removeGraft(this.#skills.get(skillName)!, graft, "the run failed after it");
         continue;
       }
       graft.successes++;

@@ -27,14 +27,19 @@ async function start(
   return { env, facts, taskType: reset.taskType, goal: reset.goal };
 }
 
+/** The hand-written ALFWorld library and the start of the first unseen pick-two task. */
+async function pickTwoStart() {
+  const { library, templates } = await handWrittenAlfworld();
+  const task = alfworldKit.tasks!({ split: "unseen" }).find((t) =>
+    t.id!.includes("pick_two_obj_and_place")
+  )!;
+  return { library, templates, ...await start(alfworldKit, task) };
+}
+
 dataTest(
   "plan() follows the template of the task type, with arguments from the goal facts",
   async () => {
-    const { library, templates } = await handWrittenAlfworld();
-    const task = alfworldKit.tasks!({ split: "unseen" }).find((t) =>
-      t.id!.includes("pick_two_obj_and_place")
-    )!;
-    const { facts, taskType } = await start(alfworldKit, task);
+    const { library, templates, facts, taskType } = await pickTwoStart();
     const plan = new Planner(library, templates).plan(facts, taskType);
     assert.ok(plan.ok, !plan.ok ? plan.error : "");
     assert.equal(plan.value.matchedBy, "type");
@@ -124,11 +129,7 @@ dataTest("plan() says why no template fits", async () => {
 dataTest(
   "canSkip() skips a step whose postcondition holds, but not a repeated subgoal",
   async () => {
-    const { library, templates } = await handWrittenAlfworld();
-    const task = alfworldKit.tasks!({ split: "unseen" }).find((t) =>
-      t.id!.includes("pick_two_obj_and_place")
-    )!;
-    const { facts, taskType } = await start(alfworldKit, task);
+    const { library, templates, facts, taskType } = await pickTwoStart();
     const planner = new Planner(library, templates);
     const plan = planner.plan(facts, taskType);
     assert.ok(plan.ok);

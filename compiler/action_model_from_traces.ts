@@ -7,7 +7,7 @@
  */
 import type { Trace } from "../dsl/trace.ts";
 import type { EnvironmentKit } from "../runtime/environment.ts";
-import { type ActionModel, learnActionModel, type Transition } from "../runtime/action_model.ts";
+import { ActionModel, type Transition } from "../runtime/action_model.ts";
 import { groundTrace } from "./ground.ts";
 
 /**
@@ -34,10 +34,15 @@ export function transitionsOf(traces: readonly Trace[], kit: EnvironmentKit): Tr
   return out;
 }
 
-/** Learns an action model from the steps of recorded traces. */
+/**
+ * Learns an action model from the steps of recorded traces, starting from
+ * the rules the kit states (`kit.actionRules`) when it has them.
+ */
 export function learnActionModelFromTraces(
   traces: readonly Trace[],
   kit: EnvironmentKit,
 ): ActionModel {
-  return learnActionModel(kit.vocabulary, transitionsOf(traces, kit));
+  const transitions = transitionsOf(traces, kit);
+  if (!kit.actionRules) return ActionModel.learn(kit.vocabulary, transitions);
+  return ActionModel.fromJSON(kit.actionRules(), kit.vocabulary).update(transitions);
 }

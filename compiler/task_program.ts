@@ -25,6 +25,7 @@ import type { GroundedStep, GroundedTrace } from "./ground.ts";
 import type { Segment, SegmentGroup } from "./segment.ts";
 import { type InducedSkill, induceGroup, type InduceOptions } from "./induce.ts";
 import { skillAction, type SkillHead } from "./skill_action.ts";
+import { withLoopOrder } from "./loop_order.ts";
 
 /** One demonstration at the task level: its segments and the skill of each. */
 export interface TaskDemo {
@@ -162,9 +163,24 @@ export function induceTaskProgram(
       best.induced.uncovered.map((u) => `; ${u.source}: ${u.reason}`).join("")
     }`,
   );
+  // The order the demonstrations visited the loop's elements in, when the
+  // task's description explains it (see `loop_order.ts`).
+  const changed = new Set(
+    usable.flatMap((d) =>
+      d.grounded.steps.flatMap((s) => [...s.delta.add, ...s.delta.remove].map((a) => a.pred))
+    ),
+  );
+  const skill = withLoopOrder(best.induced.skill, segments, taskVocab, changed);
+  for (const n of skill.nodes) {
+    if (n.kind === "loop" && n.after) {
+      options.explain?.(
+        `[${group.name}] loop ${n.id} visits ${n.var} after each ${n.after.var} where ${n.after.cond}`,
+      );
+    }
+  }
   return {
     type,
-    skill: best.induced.skill,
+    skill,
     demos: usable.length,
     covered: best.induced.covered,
     loop: best.loop,

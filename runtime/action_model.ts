@@ -70,11 +70,25 @@ export const ActionModelSchema: z.ZodType<ActionModelData, ActionModelData> = z.
 /** The answer of {@linkcode ActionModel.check}. */
 export type ActionCheckResult = { ok: true } | { ok: false; unmet: string[] };
 
-/** A lifted effect atom: each argument a parameter name or a constant. */
-interface EffectAtom {
+/** A lifted atom: each argument a parameter name or a constant. */
+export interface LiftedAtom {
   pred: string;
   args: ({ param: string } | { value: AtomArg })[];
 }
+
+/**
+ * What look-ahead search reads of one action: the confirmed preconditions
+ * that are plain atoms over the parameters (the others still decide
+ * applicability through {@linkcode ActionModel.unmet}) and the effects.
+ */
+export interface ActionSchema {
+  /** The action (template) name. */
+  action: string;
+  pre: LiftedAtom[];
+  add: LiftedAtom[];
+  remove: LiftedAtom[];
+}
+type EffectAtom = LiftedAtom;
 
 /** The parsed form of one entry. */
 interface Compiled {
@@ -301,6 +315,29 @@ export class ActionModel {
   effects(action: string): { add: string[]; remove: string[] } {
     const e = own(this.#data.actions, action)?.effects;
     return { add: [...(e?.add ?? [])], remove: [...(e?.remove ?? [])] };
+  }
+
+  /**
+   * The actions with known effects, as look-ahead search plans with them
+   * (see {@linkcode ActionSchema}).
+   */
+  schemas(): ActionSchema[] {
+    const out: ActionSchema[] = [];
+    for (const [action, compiled] of this.#compiled) {
+      if (own(this.#data.actions, action)!.observed === 0) continue;
+      const pre: LiftedAtom[] = [];
+      for (const rule of compiled.rules) {
+        if (!rule.confirmed || rule.expr.kind !== "call") continue;
+        if (!(rule.expr.name in this.vocab.predicates)) continue;
+        const args = rule.expr.args.map((a) =>
+          a.kind === "var" ? { param: a.name } : { value: constantValue(a) }
+        );
+        if (args.some((a) => "value" in a && a.value === undefined)) continue;
+        pre.push({ pred: rule.expr.name, args: args as LiftedAtom["args"] });
+      }
+      out.push({ action, pre, add: compiled.add, remove: compiled.remove });
+    }
+    return out;
   }
 
   /** Names of the actions the model has seen, in vocabulary order. */

@@ -48,7 +48,9 @@ import {
   undone,
 } from "./_agent_util.ts";
 import type { AgentEvent, AgentFailure, AgentOptions, AgentResult } from "./agent_types.ts";
+import { ActionModel } from "./action_model.ts";
 import { FactStore } from "./fact_store.ts";
+import { lookaheadPlan } from "./lookahead.ts";
 import { type RunEvent, type RunResult, runSkill } from "./interpreter.ts";
 import { checkPostcondition } from "./postcondition.ts";
 import { findPrimitivePlan } from "./primitive_fallback.ts";
@@ -153,6 +155,13 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     return undefined;
   };
 
+  const maxPasses = options.maxPasses ?? 3;
+  // World-model look-ahead needs a model that knows its actions' schemas.
+  const model = options.actionModel;
+  const lookahead = model instanceof ActionModel && options.lookahead !== false
+    ? (f: FactStore, action: string) => lookaheadPlan(model, f, action)
+    : undefined;
+
   /** Runs one program, forwarding its events; stops before an action over the budget. */
   async function* execute(
     program: Program,
@@ -171,6 +180,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
       library,
       ...(options.budgets ? { budgets: options.budgets } : {}),
       ...(options.actionModel ? { actionModel: options.actionModel, skipSatisfied: true } : {}),
+      ...(lookahead ? { lookahead } : {}),
       // select_one is an existential choice: take a candidate not ruled out by an
       // earlier rejection, preferably one related to the objects just acted on, and
       // remember which values were chosen among several.
@@ -534,56 +544,73 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     // The task program: think steps read the live facts (value types as
     // domains); each call is achieved like a template step.
     const program = plan.program;
-    const made = new Set<string>();
-    let state = initialState(program, {});
-    while (!tally.done) {
-      const out = step(program, state, {
-        facts: withValueDomains(options.kit.vocabulary, facts).facts,
-        ...(options.budgets ? { budgets: options.budgets } : {}),
-      });
-      if (out.kind === "think") {
-        tally.steps++;
-        yield { type: "decide", node: out.node, text: out.text };
-        state = out.state;
-        continue;
-      }
-      if (out.kind === "end") {
-        if (out.outcome === "failure") {
-          reason = `The task program failed at "${out.node}": ${
-            out.diagnosis?.message ?? "no diagnosis"
-          }`;
+    // A program that ends with the goal unmet runs again while its passes
+    // achieve something: a later goal's calls may undo an earlier one's (the
+    // order of an unordered loop is free), and the next pass redoes only
+    // what no longer holds.
+    for (let pass = 1; !tally.done; pass++) {
+      const made = new Set<string>();
+      let state = initialState(program, {});
+      let finished = false;
+      let progressed = false;
+      while (!tally.done) {
+        const out = step(program, state, {
+          facts: withValueDomains(options.kit.vocabulary, facts).facts,
+          ...(options.budgets ? { budgets: options.budgets } : {}),
+        });
+        if (out.kind === "think") {
+          tally.steps++;
+          yield { type: "decide", node: out.node, text: out.text };
+          state = out.state;
+          continue;
         }
-        break;
-      }
-      if (out.kind === "act") {
-        reason = `The task program sends a raw action "${out.action}"; only skill calls are run`;
-        break;
-      }
-      const call: SkillCall = { skill: out.skill, args: out.args };
-      // A call already made is a repeated subgoal: its postcondition cannot tell the two apart.
-      const skip = planner.skippable(call, made, facts);
-      made.add(callKey(call));
-      if (skip) {
-        yield {
-          type: "skip",
-          level: 0,
-          skill: call.skill,
-          args: call.args,
-          condition: skip.condition!,
-        };
-      } else {
-        const ok = yield* achieve(call, 0, [], "template");
-        if (!ok && !tally.done) {
-          reason = tally.budget ?? spent() ?? `${call.skill} could not be achieved`;
+        if (out.kind === "end") {
+          if (out.outcome === "failure") {
+            reason = `The task program failed at "${out.node}": ${
+              out.diagnosis?.message ?? "no diagnosis"
+            }`;
+          } else finished = true;
           break;
         }
+        if (out.kind === "act") {
+          reason = `The task program sends a raw action "${out.action}"; only skill calls are run`;
+          break;
+        }
+        const call: SkillCall = { skill: out.skill, args: out.args };
+        // A call already made is a repeated subgoal: its postcondition cannot tell the two apart.
+        const skip = planner.skippable(call, made, facts);
+        made.add(callKey(call));
+        if (skip) {
+          yield {
+            type: "skip",
+            level: 0,
+            skill: call.skill,
+            args: call.args,
+            condition: skip.condition!,
+          };
+        } else {
+          progressed = true;
+          const ok = yield* achieve(call, 0, [], "template");
+          if (!ok && !tally.done) {
+            reason = tally.budget ?? spent() ?? `${call.skill} could not be achieved`;
+            break;
+          }
+        }
+        const next = resume(program, out.state, { ok: true });
+        if (next.kind !== "continue") {
+          reason = next.diagnosis?.message ?? "The task program ended";
+          break;
+        }
+        state = next.state;
       }
-      const next = resume(program, out.state, { ok: true });
-      if (next.kind !== "continue") {
-        reason = next.diagnosis?.message ?? "The task program ended";
-        break;
-      }
-      state = next.state;
+      if (tally.done || !finished || !progressed || pass >= maxPasses) break;
+      yield {
+        type: "decide",
+        node: program.skill.entry,
+        text: `pass ${
+          pass + 1
+        }: the program ended with the goal unmet; calls whose postcondition holds are skipped`,
+      };
     }
   }
   for (let i = 0; !plan.program && i < plan.calls.length && !tally.done; i++) {

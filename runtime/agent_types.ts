@@ -78,6 +78,18 @@ export interface AgentOptions {
    */
   actionModel?: RunContext["actionModel"];
   /**
+   * Before an action the action model (an `ActionModel`) predicts to be
+   * rejected, plan its preconditions with the model and send that plan
+   * first (see `lookahead.ts`). @default true
+   */
+  lookahead?: boolean;
+  /**
+   * Runs of a task program: one that ends with the environment's goal unmet
+   * runs again (skipping what holds) while a pass achieves something.
+   * @default 3
+   */
+  maxPasses?: number;
+  /**
    * Receives every action the skills send: the state before it, whether the
    * environment accepted it and the fact change (to learn from experience).
    */

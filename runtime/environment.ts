@@ -8,6 +8,7 @@
 import type { FactDelta, FactView } from "../dsl/facts.ts";
 import type { Vocabulary } from "../dsl/vocabulary.ts";
 import type { Trace } from "../dsl/trace.ts";
+import type { ActionModelData } from "./action_model.ts";
 
 /** How to choose a task: by seed, by id in a split, or by an explicit spec. */
 export interface TaskSpec {
@@ -220,6 +221,15 @@ export interface EnvironmentKit {
   replay?(traces: Trace[]): Promise<ReplayReport>;
   /** The options `create` accepts, by name. */
   options?: Readonly<Record<string, KitOption>>;
+  /**
+   * What the environment tells the agent about its actions, as action-model
+   * data: the preconditions and effects its rules text states (the PDDL
+   * kit's come from the domain, as AgentBoard's instruction states them to
+   * its agent). Induction starts the library's action model from them and
+   * refines it with the traces; without it, the model is learned from the
+   * traces alone.
+   */
+  actionRules?(): ActionModelData;
   /** Budgets the commands use unless told otherwise. */
   defaults?: KitDefaults;
   /** How the benchmark and the demo measure it (see {@linkcode KitBenchmark}). */

@@ -15,6 +15,7 @@ import { checkArgs } from "./args.ts";
 import {
   type Budgets,
   type Diagnosis,
+  type EndOutcome,
   initialState,
   resume,
   type RunState,
@@ -27,7 +28,15 @@ import {
 export type RunEvent =
   | { type: "start"; skill: string; depth: number; args: Record<string, Value> }
   | { type: "think"; skill: string; depth: number; node: string; text: string }
-  | { type: "act"; skill: string; depth: number; node: string; action: string }
+  | {
+    type: "act";
+    skill: string;
+    depth: number;
+    node: string;
+    action: string;
+    /** Sent by look-ahead to make the node's own action possible, not by the node. */
+    lookahead?: true;
+  }
   | {
     type: "observe";
     skill: string;
@@ -92,6 +101,12 @@ export interface RunContext {
     satisfied?(facts: FactStore, action: string): boolean;
     predict?(facts: FactView, action: string): FactDelta | undefined;
   };
+  /**
+   * World-model look-ahead: a plan that makes an action's unmet
+   * preconditions hold (see `lookahead.ts`). When the action model predicts
+   * an action to be rejected, the plan is sent first, then the action.
+   */
+  lookahead?: (facts: FactStore, action: string) => string[] | undefined;
   /** Do not send actions the action model predicts to be rejected. @default false */
   blockDoomed?: boolean;
   /**
@@ -157,6 +172,33 @@ export async function* runSkill(
   };
   const next = (r: ReturnType<typeof resume>): StepOutcome =>
     r.kind === "continue" ? step(program, r.state, stepCtx) : r;
+  const observed = (
+    node: string,
+    action: string,
+    result: { observation: string; reward: number; done: boolean },
+    grounding: ReturnType<Grounder["step"]>,
+  ): RunEvent => ({
+    type: "observe",
+    skill,
+    depth,
+    node,
+    action,
+    observation: result.observation,
+    reward: result.reward,
+    done: result.done,
+    delta: grounding.delta,
+    ...(grounding.rejected !== undefined ? { rejected: grounding.rejected } : {}),
+    ...(grounding.unknown?.length ? { unknown: grounding.unknown } : {}),
+  });
+  /** The end when the environment ended the episode at `at`'s action. */
+  const ended = (at: { node: string; state: RunState }, reward: number): EndOutcome =>
+    reward > 0 ? { kind: "end", node: at.node, outcome: "success", state: at.state } : {
+      kind: "end",
+      node: at.node,
+      outcome: "failure",
+      diagnosis: { node: at.node, message: "The environment ended the episode" },
+      state: at.state,
+    };
   let outcome: StepOutcome = step(program, state, stepCtx);
   while (true) {
     switch (outcome.kind) {
@@ -181,8 +223,32 @@ export async function* runSkill(
           outcome = next(resume(program, state, { ok: true }));
           break;
         }
+        let unmet = ctx.actionModel?.unmet(ctx.facts, action) ?? [];
+        if (unmet.length > 0 && ctx.lookahead) {
+          for (const pre of ctx.lookahead(ctx.facts, action) ?? []) {
+            yield { type: "act", skill, depth, node: outcome.node, action: pre, lookahead: true };
+            const result = await ctx.env.step(pre);
+            actions++;
+            reward = result.reward;
+            const grounding = ctx.grounder.step(ctx.facts, pre, result.observation);
+            ctx.facts.apply(grounding.delta);
+            yield observed(outcome.node, pre, result, grounding);
+            if (result.done) {
+              return yield* finish(
+                skill,
+                depth,
+                ended(outcome, result.reward),
+                extraSteps,
+                actions,
+                true,
+                reward,
+              );
+            }
+            if (grounding.rejected !== undefined) break;
+          }
+          unmet = ctx.actionModel?.unmet(ctx.facts, action) ?? [];
+        }
         yield { type: "act", skill, depth, node: outcome.node, action };
-        const unmet = ctx.actionModel?.unmet(ctx.facts, action) ?? [];
         if (ctx.blockDoomed && unmet.length > 0) {
           outcome = next(resume(program, state, {
             ok: false,
@@ -196,30 +262,17 @@ export async function* runSkill(
         reward = result.reward;
         const grounding = ctx.grounder.step(ctx.facts, action, result.observation);
         ctx.facts.apply(grounding.delta);
-        yield {
-          type: "observe",
-          skill,
-          depth,
-          node: outcome.node,
-          action,
-          observation: result.observation,
-          reward: result.reward,
-          done: result.done,
-          delta: grounding.delta,
-          ...(grounding.rejected !== undefined ? { rejected: grounding.rejected } : {}),
-          ...(grounding.unknown?.length ? { unknown: grounding.unknown } : {}),
-        };
+        yield observed(outcome.node, action, result, grounding);
         if (result.done) {
-          const end: StepOutcome = result.reward > 0
-            ? { kind: "end", node: outcome.node, outcome: "success", state }
-            : {
-              kind: "end",
-              node: outcome.node,
-              outcome: "failure",
-              diagnosis: { node: outcome.node, message: "The environment ended the episode" },
-              state,
-            };
-          return yield* finish(skill, depth, end, extraSteps, actions, true, reward);
+          return yield* finish(
+            skill,
+            depth,
+            ended(outcome, result.reward),
+            extraSteps,
+            actions,
+            true,
+            reward,
+          );
         }
         outcome = next(
           resume(

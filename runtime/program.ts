@@ -75,6 +75,7 @@ export function compileSkill(
         break;
       case "loop":
         add(n.id, "over", n.over);
+        add(n.id, "after", n.after?.cond);
         break;
       case "primitive":
         for (const [name, text] of Object.entries(n.args)) add(n.id, `args.${name}`, text);

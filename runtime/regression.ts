@@ -127,6 +127,10 @@ export function regressionCandidates(
             else args[other.name] = v;
           }
           if (!complete || checkArgs(program.skill.params, args, vocab).length > 0) continue;
+          // Two parameters are two roles (a block and what it goes on): one object
+          // in both is not a call the demonstrations could have made.
+          const values = Object.values(args).filter((v) => typeof v === "string");
+          if (new Set(values).size < values.length) continue;
           const call = { skill: program.skill.name, args };
           const key = keyOf(call);
           if (seen.has(key) || exclude.has(key)) continue;

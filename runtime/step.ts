@@ -15,7 +15,7 @@ import { substitute } from "../dsl/expr/vars.ts";
 import { renderAction } from "../dsl/action.ts";
 import type { FactView, Value } from "../dsl/facts.ts";
 import { formatLiteral } from "../dsl/facts.ts";
-import type { EdgeLabel } from "../dsl/graph/schema.ts";
+import type { EdgeLabel, LoopNode } from "../dsl/graph/schema.ts";
 import type { Program } from "./program.ts";
 
 /** Limits that make every run end. */
@@ -179,7 +179,10 @@ export function step(program: Program, state: RunState, ctx: StepContext): StepO
       } else {
         const r = evaluate("over");
         if ("error" in r) return fail(s, node.id, r.error);
-        frame = { items: Array.isArray(r.value) ? r.value : [r.value], index: 0 };
+        const items = Array.isArray(r.value) ? r.value : [r.value];
+        const ordered = node.after ? precedenceOrder(program, node, items, s.scope, ctx) : items;
+        if (!Array.isArray(ordered)) return fail(s, node.id, ordered.error);
+        frame = { items: ordered, index: 0 };
       }
       if (frame.index < frame.items.length) {
         if (ctx.chooseNext && frame.items.length - frame.index > 1) {
@@ -262,4 +265,43 @@ function advance(
 
 function fail(state: RunState, node: string, message: string): EndOutcome {
   return { kind: "end", node, outcome: "failure", diagnosis: { node, message }, state };
+}
+
+/**
+ * The elements of a loop with a precedence (`after`), each after those it
+ * must follow; otherwise in their order. A cycle is broken by taking the
+ * first remaining element.
+ */
+function precedenceOrder(
+  program: Program,
+  node: LoopNode,
+  items: readonly Value[],
+  scope: Readonly<Record<string, Value>>,
+  ctx: StepContext,
+): Value[] | { error: string } {
+  const expr = program.exprs.get(`${node.id}.after`)!;
+  const other = node.after!.var;
+  /** waits[i]: the elements i must follow. */
+  const waits: Set<number>[] = items.map(() => new Set());
+  for (let i = 0; i < items.length; i++) {
+    for (let j = 0; j < items.length; j++) {
+      if (i === j) continue;
+      const r = evalExpr(expr, {
+        vocab: program.vocab,
+        facts: ctx.facts,
+        scope: { ...scope, [node.var]: items[i], [other]: items[j] },
+      });
+      if (!r.ok) return { error: `after: ${formatExprError(r.error)}` };
+      if (r.value === true) waits[i].add(j);
+    }
+  }
+  const out: Value[] = [];
+  const done = new Set<number>();
+  while (out.length < items.length) {
+    let pick = items.findIndex((_, i) => !done.has(i) && [...waits[i]].every((j) => done.has(j)));
+    if (pick < 0) pick = items.findIndex((_, i) => !done.has(i));
+    done.add(pick);
+    out.push(items[pick]);
+  }
+  return out;
 }

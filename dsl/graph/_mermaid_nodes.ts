@@ -131,11 +131,19 @@ export function interpretNode(
       const w = field(f, "writes global");
       const b = w ? parseBindings(w) : undefined;
       const copied = b?.length === 1 && resolvePlaceholders(b[0].value, local) === m[1];
+      const after = field(f, "after");
+      const order = after === undefined
+        ? undefined
+        : /^([A-Za-z_]\w*)\s+where\s+([\s\S]+)$/.exec(after.trim());
+      if (after !== undefined && !order) {
+        return error(`cannot read its precedence "after: <var> where <condition>"`);
+      }
       return node({
         id: irId,
         kind: "loop",
         var: copied && b ? b[0].name : m[1],
         over: expr(m[2]),
+        ...(order ? { after: { var: order[1], cond: expr(order[2]) } } : {}),
         ...extra,
       });
     }

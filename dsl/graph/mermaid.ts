@@ -188,8 +188,13 @@ function nodeLines(
     }
     case "check":
       return [["Check", canonicalExpr(n.cond)]];
-    case "loop":
-      return [["LoopControl", `For ${n.var} in {{${canonicalExpr(n.over)}}}`]];
+    case "loop": {
+      const lines: [string, string][] = [
+        ["LoopControl", `For ${n.var} in {{${canonicalExpr(n.over)}}}`],
+      ];
+      if (n.after) lines.push(["after", `${n.after.var} where ${canonicalExpr(n.after.cond)}`]);
+      return lines;
+    }
     case "primitive": {
       const decl = options.vocab ? own(options.vocab.actions, n.action) : undefined;
       const params = decl?.params ?? options.skills?.[n.action]?.params ?? [];

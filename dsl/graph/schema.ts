@@ -70,7 +70,21 @@ export interface LoopNode {
   kind: "loop";
   var: string;
   over: string;
+  /**
+   * A precedence among the elements, read when the loop is entered: an
+   * element is visited after every other element `var` for which `cond`
+   * holds with the loop variable bound to the element
+   * (`{ var: "ob_2", cond: "goal_on(ob, ob_2)" }`: build from the bottom).
+   * Elements it leaves unordered keep the order of `over`; a cycle is
+   * broken in that order.
+   */
+  after?: LoopOrder;
   doc?: string;
+}
+/** The precedence of a {@linkcode LoopNode}. */
+export interface LoopOrder {
+  var: string;
+  cond: string;
 }
 /** Zod schema of a {@linkcode LoopNode}. */
 export const LoopNodeSchema: z.ZodType<LoopNode, LoopNode> = z.object({
@@ -78,6 +92,7 @@ export const LoopNodeSchema: z.ZodType<LoopNode, LoopNode> = z.object({
   kind: z.literal("loop"),
   var: Ident,
   over: z.string().min(1),
+  after: z.object({ var: Ident, cond: z.string().min(1) }).optional(),
   doc: z.string().optional(),
 });
 

@@ -146,7 +146,10 @@ function exprTexts(node: Node): { field: string; text: string }[] {
     case "check":
       return [{ field: "cond", text: node.cond }];
     case "loop":
-      return [{ field: "over", text: node.over }];
+      return [
+        { field: "over", text: node.over },
+        ...(node.after ? [{ field: "after.cond", text: node.after.cond }] : []),
+      ];
     case "primitive":
       return Object.entries(node.args).map(([k, text]) => ({ field: `args.${k}`, text }));
     case "terminal":
@@ -267,9 +270,11 @@ function checkExpressions(
     if (node.kind === "primitive") checkAction(node, index, vocab, skills, issues);
     for (const site of own) {
       if (!site.expr) continue;
+      const vars = site.field === "after.cond" ? precedenceVars(node, own, vocab, env) : env;
+      if (!vars) continue;
       // A variable without a type is reported where it is assigned (or never is).
-      if ([...freeVars(site.expr)].some((v) => !(v in env))) continue;
-      const r = checkExpr(site.expr, { vocab, vars: env }, site.text);
+      if ([...freeVars(site.expr)].some((v) => !(v in vars))) continue;
+      const r = checkExpr(site.expr, { vocab, vars }, site.text);
       const where = { node: node.id, field: `nodes[${index}].${site.field}` };
       if (!r.ok) {
         for (const e of r.error) {
@@ -287,7 +292,10 @@ function checkExpressions(
       const type = r.value;
       const bad = (message: string): number =>
         issues.push({ ...where, message: `Node "${node.id}": ${message}` });
-      if ((site.field === "cond" || site.field === "diagnosis") && type !== "Bool") {
+      if (
+        (site.field === "cond" || site.field === "diagnosis" || site.field === "after.cond") &&
+        type !== "Bool"
+      ) {
         bad(`"${site.field}" must be Bool but is ${type}`);
       }
       if (site.field === "over" && elementType(type) === undefined) {
@@ -302,6 +310,25 @@ function checkExpressions(
       }
     }
   });
+}
+
+/**
+ * The variables a loop's precedence reads: the loop variable and the
+ * other element, both of the element type; undefined when `over` does not
+ * type-check (reported there).
+ */
+function precedenceVars(
+  node: Node,
+  sites: readonly Site[],
+  vocab: Vocabulary,
+  env: Record<string, string>,
+): Record<string, string> | undefined {
+  const over = sites.find((s) => s.field === "over");
+  if (node.kind !== "loop" || !node.after || !over?.expr) return undefined;
+  const r = checkExpr(over.expr, { vocab, vars: env }, over.text);
+  const element = r.ok ? elementType(r.value) : undefined;
+  if (element === undefined) return undefined;
+  return { ...env, [node.var]: element, [node.after.var]: element };
 }
 
 function actionParams(
@@ -360,8 +387,13 @@ function checkAssignments(skill: Skill, sites: Map<string, Site[]>, issues: Skil
     const reported = new Set<string>();
     for (const site of sites.get(id) ?? []) {
       if (!site.expr) continue;
+      const node = site.node;
+      // A precedence binds the loop variable and the other element itself.
+      const own = site.field === "after.cond" && node.kind === "loop" && node.after
+        ? new Set([node.var, node.after.var])
+        : undefined;
       for (const v of freeVars(site.expr)) {
-        if (have.has(v) || reported.has(v)) continue;
+        if (have.has(v) || reported.has(v) || own?.has(v)) continue;
         reported.add(v);
         const where = { node: id, field: `nodes[${site.index}].${site.field}` };
         if (!everAssigned.has(v)) {

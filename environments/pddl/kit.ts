@@ -23,6 +23,7 @@ import type {
 } from "../../runtime/environment.ts";
 import type { FactView } from "../../dsl/facts.ts";
 import { parseDomain, parseProblem, type PddlDomain } from "./parse.ts";
+import { pddlActionRules } from "./rules.ts";
 import { PddlEnv, type PddlTask } from "./env.ts";
 import { planPddl, serialPlan } from "./plan.ts";
 import { rejectSelectors } from "../../runtime/task_lists.ts";
@@ -171,6 +172,7 @@ export function pddlKit(
     create: () => new PddlEnv(name, vocabulary, tasks, templates),
     grounder: () => new PddlGrounder(domain, templates, typing.objects),
     expert: () => new PddlExpert(),
+    actionRules: () => pddlActionRules(domain, vocabulary),
     tasks: (options = {}) => options.split === "train" ? smallest.slice(0, 3) : [...all],
     taskList: ({ split, n, ...rest }: TaskListRequest) => {
       rejectSelectors("PDDL", rest);

@@ -220,12 +220,14 @@ export function percent(x: number): string {
  */
 export function comparisonTable(reports: readonly EvalReport[]): string {
   const progress = reports.some((r) => r.progress_rate !== null);
+  const planned = reports.some((r) => r.planned_action_rate > 0);
   const rows = [[
     "variant",
     "success",
     ...(progress ? ["progress"] : []),
     "avg steps",
     "invalid",
+    ...(planned ? ["planned"] : []),
     "steps/skill",
     "skill calls",
     "LLM calls",
@@ -239,6 +241,7 @@ export function comparisonTable(reports: readonly EvalReport[]): string {
       ...(progress ? [r.progress_rate === null ? "-" : percent(r.progress_rate)] : []),
       r.avg_steps.toFixed(1),
       percent(r.invalid_action_rate),
+      ...(planned ? [percent(r.planned_action_rate)] : []),
       r.steps_per_skill === null ? "-" : r.steps_per_skill.toFixed(1),
       r.skill_calls > 0 ? (r.skill_calls / Math.max(1, r.tasks)).toFixed(1) : "-",
       String(r.llm_calls),

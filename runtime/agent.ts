@@ -31,7 +31,7 @@
  *
  * @module
  */
-import type { Value } from "../dsl/facts.ts";
+import type { FactView, Value } from "../dsl/facts.ts";
 import { assertVocabulary } from "../dsl/vocabulary.ts";
 import {
   describeTolerated,
@@ -50,9 +50,11 @@ import {
 import type { AgentEvent, AgentFailure, AgentOptions, AgentResult } from "./agent_types.ts";
 import { ActionModel } from "./action_model.ts";
 import { FactStore } from "./fact_store.ts";
-import { lookaheadPlan } from "./lookahead.ts";
+import { lookaheadPlan, lookaheadTo } from "./lookahead.ts";
+import { pendingLandmarkCalls } from "./landmark_agenda.ts";
+import { formatCall } from "./format_agent_events.ts";
 import { type RunEvent, type RunResult, runSkill } from "./interpreter.ts";
-import { checkPostcondition } from "./postcondition.ts";
+import { checkPostcondition, postconditionAtoms } from "./postcondition.ts";
 import { findPrimitivePlan } from "./primitive_fallback.ts";
 import type { Program } from "./program.ts";
 import { callKey, Planner, type SkillCall } from "./planner.ts";
@@ -91,6 +93,8 @@ interface Tally {
   actions: number;
   skillCalls: number;
   invalid: number;
+  /** Actions look-ahead or the fallback search chose (not a skill's own node). */
+  planned: number;
   steps: number;
   done: boolean;
   reward: number;
@@ -125,6 +129,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     actions: 0,
     skillCalls: 0,
     invalid: 0,
+    planned: 0,
     steps: 0,
     done: false,
     reward: 0,
@@ -136,6 +141,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     actions: tally.actions,
     skillCalls: tally.skillCalls,
     invalidActions: tally.invalid,
+    plannedActions: tally.planned,
     steps: tally.steps,
     failures: tally.failures,
     stop: reason,
@@ -241,6 +247,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
           return { result, events, budget: true, contested };
         }
         tally.actions++;
+        if (e.lookahead) tally.planned++;
       } else if (e.type === "observe") {
         if (e.rejected !== undefined) tally.invalid++;
         if (e.done) {
@@ -479,8 +486,11 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
       }
 
       // Last resort: primitive actions that the action model predicts make the
-      // postcondition true, over the objects of the call and of its last actions.
+      // postcondition true: look-ahead toward its atoms when the model knows its
+      // actions' schemas, else a short search over the objects of the call and
+      // of its last actions.
       const model = options.actionModel;
+      const target = lookahead && postconditionAtoms(base, call.args);
       if (model?.predict && base.skill.doc.post !== undefined) {
         const objects = new Set<string>();
         for (const v of Object.values(call.args)) if (typeof v === "string") objects.add(v);
@@ -489,20 +499,24 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
             for (const o of objectArgs(e.action, base.vocab)) objects.add(o);
           }
         }
-        const plan = findPrimitivePlan(
-          base.vocab,
-          facts,
-          {
-            unmet: (f, a) => model.unmet(f as FactStore, a),
-            predict: (f, a) => model.predict?.(f, a),
-          },
-          [...objects],
-          (f) => checkPostcondition(base, call.args, f).holds,
-        );
+        const holds = (f: FactView) => checkPostcondition(base, call.args, f).holds;
+        const plan = target && model instanceof ActionModel
+          ? lookaheadTo(model, facts, target, holds)
+          : findPrimitivePlan(
+            base.vocab,
+            facts,
+            {
+              unmet: (f, a) => model.unmet(f as FactStore, a),
+              predict: (f, a) => model.predict?.(f, a),
+            },
+            [...objects],
+            holds,
+          );
         if (plan) {
           for (const action of plan) {
             const step = await env.step(action);
             tally.actions++;
+            tally.planned++;
             const g = grounder.step(facts, action, step.observation);
             facts.apply(g.delta);
             if (step.done) {
@@ -525,10 +539,48 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     }
   }
 
+  /**
+   * What the goal still asks for, achieved with the skills that state it
+   * (see `landmark_agenda.ts`), while a pass achieves something.
+   * @returns Whether anything was achieved.
+   */
+  async function* agenda(why: string): AsyncGenerator<AgentEvent, boolean> {
+    let achieved = false;
+    for (let pass = 1; pass <= maxPasses && !tally.done && spent() === undefined; pass++) {
+      const calls = pendingLandmarkCalls(options.kit.vocabulary, library, facts);
+      if (calls.length === 0) break;
+      yield {
+        type: "decide",
+        node: "agenda",
+        text: `${why}: achieving what the goal still asks for, ${
+          calls.map((c) => formatCall(c.skill, c.args)).join(", ")
+        }`,
+      };
+      let progressed = false;
+      for (const call of calls) {
+        if (tally.done || spent() !== undefined) break;
+        if (checkPostcondition(library.get(call.skill)!, call.args, facts).holds) continue;
+        if (yield* achieve(call, 0, [], "template")) progressed = true;
+      }
+      achieved ||= progressed;
+      if (!progressed) break;
+    }
+    return achieved;
+  }
+
   const planned = planner.plan(facts, reset.taskType);
   if (!planned.ok) {
-    yield { type: "stop", success: false, reason: planned.error };
-    return finish(planned.error);
+    const helped = yield* agenda("No template fits");
+    const reason = tally.done
+      ? tally.reward > 0
+        ? `The environment reports success (reward ${tally.reward})`
+        : "The environment ended the episode without reward"
+      : helped
+      ? `${planned.error}; the goal's pending subgoals did not finish the task`
+      : planned.error;
+    const result = finish(reason);
+    yield { type: "stop", success: result.success, reason };
+    return result;
   }
   const plan = planned.value;
   yield {
@@ -631,6 +683,9 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
       reason = tally.budget ?? spent() ?? `Step ${i + 1} (${call.skill}) could not be achieved`;
       break;
     }
+  }
+  if (!tally.done && spent() === undefined && (yield* agenda("The plan is done"))) {
+    reason = `${reason}; then the goal's pending subgoals were achieved without ending it`;
   }
   if (tally.done) {
     reason = tally.reward > 0

@@ -128,6 +128,11 @@ export interface AgentResult {
   skillCalls: number;
   /** Actions the environment rejected. */
   invalidActions: number;
+  /**
+   * Actions the agent planned with its action model (look-ahead before a
+   * skill's action, the last-resort search), not sent by a skill's node.
+   */
+  plannedActions: number;
   /** Interpreter node evaluations. */
   steps: number;
   failures: AgentFailure[];

@@ -100,6 +100,7 @@ export function agentRunner(options: AgentRunnerOptions): EpisodeRunner {
         reward: result.reward,
         actions: result.actions,
         invalidActions: result.invalidActions,
+        plannedActions: result.plannedActions,
         skillCalls: result.skillCalls,
         steps: result.steps,
         llmCalls: 0,

@@ -24,6 +24,8 @@ export interface EpisodeOutcome {
   actions: number;
   /** Actions the environment rejected. */
   invalidActions: number;
+  /** Actions planned with an action model rather than sent by a skill. @default 0 */
+  plannedActions?: number;
   /** Skill calls made (0 for runners without skills). */
   skillCalls: number;
   /** Interpreter node evaluations. */
@@ -104,6 +106,11 @@ export interface EvalReport {
   avg_steps: number;
   /** Rejected actions over actions sent (0 when none were sent). */
   invalid_action_rate: number;
+  /**
+   * Actions the agent planned with its action model (look-ahead, the
+   * last-resort search) over actions sent: what the skills did not say.
+   */
+  planned_action_rate: number;
   /** Environment actions per skill call; `null` when no skill was called. */
   steps_per_skill: number | null;
   /**
@@ -251,6 +258,7 @@ async function runEpisode(
       reward: 0,
       actions: tracked?.actionsSent ?? 0,
       invalidActions: 0,
+      plannedActions: 0,
       skillCalls: 0,
       steps: 0,
       llmCalls: 0,
@@ -263,6 +271,7 @@ async function runEpisode(
     reward: outcome.reward,
     actions: outcome.actions,
     invalidActions: outcome.invalidActions,
+    plannedActions: outcome.plannedActions ?? 0,
     skillCalls: outcome.skillCalls,
     steps: outcome.steps,
     llmCalls: outcome.llmCalls ?? 0,
@@ -316,6 +325,7 @@ export function summarize(
     success_rate: ratio(records.filter((r) => r.success).length, n),
     avg_steps: ratio(actions, n),
     invalid_action_rate: ratio(sum((r) => r.invalidActions), actions),
+    planned_action_rate: ratio(sum((r) => r.plannedActions), actions),
     // Primitive actions of skill runs per call: recovery actions ride along, as they replace
     // the skill's own.
     steps_per_skill: skillCalls > 0 ? actions / skillCalls : null,

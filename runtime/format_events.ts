@@ -25,7 +25,9 @@ export function formatEvent(event: RunEvent): string {
     case "think":
       return `${tag} think  ${event.node}: ${event.text}`;
     case "act":
-      return `${tag} act    ${event.node}: ${event.action}`;
+      return event.lookahead
+        ? `${tag} ahead  ${event.node}: ${event.action} (look-ahead, for the node's action)`
+        : `${tag} act    ${event.node}: ${event.action}`;
     case "observe": {
       const lines = [`${pad}${" ".repeat(event.skill.length + 2)} obs    ${event.observation}`];
       if (event.rejected !== undefined) lines.push(`${tag} reject ${event.rejected}`);

@@ -21,7 +21,7 @@
  */
 import { matchAction, renderAction } from "../dsl/action.ts";
 import type { Atom, AtomArg, FactDelta, FactView, Value } from "../dsl/facts.ts";
-import { own, type Vocabulary } from "../dsl/vocabulary.ts";
+import { isAssignable, own, type Vocabulary } from "../dsl/vocabulary.ts";
 import type { ActionSchema, LiftedAtom } from "./action_model.ts";
 import type { FactStore } from "./fact_store.ts";
 
@@ -46,8 +46,9 @@ export interface LookaheadOptions {
 
 /**
  * A plan, as the model predicts it, after which `action`'s confirmed
- * preconditions all hold; `[]` when they hold now; undefined when the
- * action is unknown to the model or no plan is found within the limits.
+ * preconditions all hold; `[]` when they hold now (an action the model
+ * does not know is allowed as it is); undefined when no plan is found
+ * within the limits.
  *
  * @example Usage
  * ```ts ignore
@@ -61,12 +62,34 @@ export function lookaheadPlan(
   options: LookaheadOptions = {},
 ): string[] | undefined {
   if (model.unmet(facts, action).length === 0) return [];
-  const schemas = model.schemas();
-  const target = targetAtoms(model.vocab, schemas, action);
+  const target = targetAtoms(model.vocab, model.schemas(), action);
   if (!target) return undefined;
+  return lookaheadTo(model, facts, target, (f) => model.unmet(f, action).length === 0, options);
+}
+
+/**
+ * A plan, as the model predicts it, after which `done` holds: greedy
+ * best-first search guided by the atoms of `target` (what `done` needs, as
+ * far as atoms say it); `[]` when `done` holds now; undefined when no plan
+ * is found within the limits.
+ *
+ * @example Usage
+ * ```ts ignore
+ * const goal = [{ pred: "on", args: ["b2", "b1"] }];
+ * const plan = lookaheadTo(model, facts, goal, (f) => goal.every((a) => f.has(a)));
+ * ```
+ */
+export function lookaheadTo(
+  model: LookaheadModel,
+  facts: FactStore,
+  target: readonly Atom[],
+  done: (facts: FactView) => boolean,
+  options: LookaheadOptions = {},
+): string[] | undefined {
+  if (done(facts)) return [];
+  const schemas = model.schemas();
   const maxNodes = options.maxNodes ?? 2000;
   const maxLength = options.maxLength ?? 16;
-  const done = (f: FactView) => model.unmet(f, action).length === 0;
   interface Node {
     facts: FactStore;
     plan: string[];
@@ -149,6 +172,7 @@ function bindings(
   facts: FactStore,
 ): Record<string, Value>[] {
   const params = own(vocab.actions, schema.action)!.params;
+  const types = new Map(params.map((p) => [p.name, p.type]));
   const out: Record<string, Value>[] = [];
   const scope: Record<string, Value> = {};
   const join = (i: number): void => {
@@ -164,8 +188,13 @@ function bindings(
         if (!ok || !("param" in a)) return;
         const v = match.args[k];
         if (!(a.param in scope)) {
-          scope[a.param] = v;
-          bound.push(a.param);
+          // A fact binds a parameter only to an object of the parameter's type.
+          const type = typeof v === "string" ? facts.typeOf(v) : undefined;
+          if (type !== undefined && !isAssignable(vocab, type, types.get(a.param)!)) ok = false;
+          else {
+            scope[a.param] = v;
+            bound.push(a.param);
+          }
         } else if (scope[a.param] !== v) ok = false;
       });
       if (ok) join(i + 1);

@@ -12,7 +12,7 @@ import { evalExpr } from "../dsl/expr/eval.ts";
 import { parseExpr } from "../dsl/expr/parse.ts";
 import { printExpr } from "../dsl/expr/print.ts";
 import { substitute } from "../dsl/expr/vars.ts";
-import type { FactView, Value } from "../dsl/facts.ts";
+import type { Atom, AtomArg, FactView, Value } from "../dsl/facts.ts";
 import type { Program } from "./program.ts";
 import { withValueDomains } from "./value_domains.ts";
 
@@ -72,4 +72,36 @@ export function checkPostcondition(
   const r = evalExpr(expr, { vocab: view.vocab, facts: view.facts, scope: args, source: post });
   if (!r.ok) return { post, condition, holds: false, error: formatExprError(r.error) };
   return { post, condition, holds: r.value === true };
+}
+
+/**
+ * The atoms a postcondition asks for when it is a conjunction of predicate
+ * atoms over the call's arguments and constants (`on(ob, underob)`), bound;
+ * undefined when it says anything else (a negation, a count, a quantifier).
+ *
+ * @example Usage
+ * ```ts ignore
+ * postconditionAtoms(program, { ob: "b2", underob: "b1" }); // [{ pred: "on", args: ["b2", "b1"] }]
+ * ```
+ */
+export function postconditionAtoms(
+  program: Program,
+  args: Readonly<Record<string, Value>>,
+): Atom[] | undefined {
+  const post = postconditionOf(program);
+  if (typeof post !== "object") return undefined;
+  const out: Atom[] = [];
+  const walk = (e: Expr): boolean => {
+    if (e.kind === "binary" && e.op === "and") return walk(e.left) && walk(e.right);
+    if (e.kind !== "call" || !(e.name in program.vocab.predicates)) return false;
+    const values: AtomArg[] = [];
+    for (const a of e.args) {
+      if (a.kind === "var" && typeof args[a.name] === "string") values.push(args[a.name] as string);
+      else if (a.kind === "str") values.push(a.value);
+      else return false;
+    }
+    out.push({ pred: e.name, args: values });
+    return true;
+  };
+  return walk(post) ? out : undefined;
 }

@@ -24,7 +24,13 @@ function trickySkill(): Skill {
     nodes: [
       { id: "START", kind: "data", var: "names", expr: `['a"b', 'it\\'s', '{{x}}', '<br>#quot;']` },
       { id: "end", kind: "loop", var: "rec", over: "select_all(r: Receptacle, true)" },
-      { id: "inner", kind: "loop", var: "x", over: "select_all(i: Item, contains(rec, i))" },
+      {
+        id: "inner",
+        kind: "loop",
+        var: "x",
+        over: "select_all(i: Item, contains(rec, i))",
+        after: { var: "earlier", cond: "is_type(earlier, T) and not is_type(x, T)" },
+      },
       { id: "chk", kind: "check", cond: "is_type(x, T) and len(names) >= 2", doc: "a doc" },
       { id: "tk", kind: "primitive", action: "take", args: { item: "x", source: "rec" } },
       {

@@ -211,6 +211,7 @@ Deno.test("summarize() has no skill rate without skill calls and no invalid rate
     reward: 0,
     actions: 0,
     invalidActions: 0,
+    plannedActions: 0,
     skillCalls: 0,
     steps: 0,
     llmCalls: 3,
@@ -222,6 +223,7 @@ Deno.test("summarize() has no skill rate without skill calls and no invalid rate
   });
   assert.equal(r.steps_per_skill, null);
   assert.equal(r.invalid_action_rate, 0);
+  assert.equal(r.planned_action_rate, 0);
   assert.equal(r.llm_calls, 6);
   assert.equal(r.success_rate, 0);
 });

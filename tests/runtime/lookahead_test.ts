@@ -1,0 +1,226 @@
+// World-model look-ahead on a small domain of its own: rooms linked by
+// corridors, keys lying in rooms, doors that open with the key that fits.
+import assert from "node:assert/strict";
+import type { Atom, FactView } from "../../dsl/facts.ts";
+import type { Vocabulary } from "../../dsl/vocabulary.ts";
+import { ACTION_MODEL_FORMAT, ActionModel } from "../../runtime/action_model.ts";
+import type { Environment, Grounder, StepResult } from "../../runtime/environment.ts";
+import { FactStore } from "../../runtime/fact_store.ts";
+import { runSkill } from "../../runtime/interpreter.ts";
+import { formatEvent } from "../../runtime/format_events.ts";
+import { lookaheadPlan } from "../../runtime/lookahead.ts";
+import { compileSkill } from "../../runtime/program.ts";
+
+const vocab: Vocabulary = {
+  name: "keys",
+  types: { Room: { kind: "object" }, Key: { kind: "object" }, Door: { kind: "object" } },
+  predicates: {
+    at: { params: ["Room"] },
+    link: { params: ["Room", "Room"] },
+    lies: { params: ["Key", "Room"] },
+    has: { params: ["Key"] },
+    fits: { params: ["Key", "Door"] },
+    door_in: { params: ["Door", "Room"] },
+    opened: { params: ["Door"] },
+  },
+  functions: {},
+  actions: {
+    walk: {
+      template: "walk {from} {to}",
+      params: [{ name: "from", type: "Room" }, { name: "to", type: "Room" }],
+    },
+    take: {
+      template: "take {k} {r}",
+      params: [{ name: "k", type: "Key" }, { name: "r", type: "Room" }],
+    },
+    open: {
+      template: "open {d} {k} {r}",
+      params: [{ name: "d", type: "Door" }, { name: "k", type: "Key" }, {
+        name: "r",
+        type: "Room",
+      }],
+    },
+  },
+};
+
+const rules = {
+  walk: { pre: ["at(from)", "link(from, to)"], add: ["at(to)"], remove: ["at(from)"] },
+  take: { pre: ["at(r)", "lies(k, r)"], add: ["has(k)"], remove: ["lies(k, r)"] },
+  open: {
+    pre: ["at(r)", "door_in(d, r)", "fits(k, d)", "has(k)", "not opened(d)"],
+    add: ["opened(d)"],
+    remove: [],
+  },
+};
+
+const model = ActionModel.fromJSON({
+  format: ACTION_MODEL_FORMAT,
+  vocabulary: "keys",
+  actions: Object.fromEntries(
+    Object.entries(rules).map(([name, r]) => [name, {
+      successes: 0,
+      failures: 0,
+      observed: 1,
+      rules: r.pre.map((text) => ({ text, confirmed: true, covers: 0 })),
+      effects: { add: r.add, remove: r.remove },
+    }]),
+  ),
+}, vocab);
+
+const objects = {
+  hall: "Room",
+  corridor: "Room",
+  cellar: "Room",
+  k1: "Key",
+  k2: "Key",
+  d1: "Door",
+};
+const atom = (pred: string, ...args: string[]): Atom => ({ pred, args });
+
+function house(): FactStore {
+  return new FactStore([
+    atom("at", "hall"),
+    atom("link", "hall", "corridor"),
+    atom("link", "corridor", "hall"),
+    atom("link", "corridor", "cellar"),
+    atom("link", "cellar", "corridor"),
+    atom("lies", "k1", "cellar"),
+    atom("lies", "k2", "corridor"),
+    atom("fits", "k1", "d1"),
+    atom("door_in", "d1", "hall"),
+  ], objects);
+}
+
+Deno.test("lookaheadPlan() fetches what an action needs, as the action model predicts it", () => {
+  const facts = house();
+  const plan = lookaheadPlan(model, facts, "open d1 k1 hall");
+  assert.deepEqual(plan, [
+    "walk hall corridor",
+    "walk corridor cellar",
+    "take k1 cellar",
+    "walk cellar corridor",
+    "walk corridor hall",
+  ]);
+  // The facts searched from are not changed.
+  assert.ok(facts.has(atom("at", "hall")));
+  // Nothing to do when the preconditions hold; nothing found when they cannot.
+  assert.deepEqual(lookaheadPlan(model, facts, "walk hall corridor"), []);
+  const keyless = house();
+  keyless.remove(atom("lies", "k1", "cellar"));
+  assert.equal(lookaheadPlan(model, keyless, "open d1 k1 hall"), undefined);
+  // Within the limits only.
+  assert.equal(lookaheadPlan(model, facts, "open d1 k1 hall", { maxLength: 3 }), undefined);
+  // An action the model does not know is allowed as it is: nothing to plan.
+  assert.deepEqual(lookaheadPlan(model, facts, "dance"), []);
+});
+
+/** The house as an environment: it applies the same rules and reports its facts. */
+class House implements Environment {
+  readonly name = "house";
+  readonly vocabulary = vocab;
+  facts = house();
+  sent: string[] = [];
+  reset() {
+    this.facts = house();
+    return Promise.resolve({
+      observation: JSON.stringify(this.facts.atoms()),
+      goal: "open d1",
+      taskId: "house",
+    });
+  }
+  step(action: string): Promise<StepResult> {
+    this.sent.push(action);
+    const ok = model.unmet(this.facts, action).length === 0;
+    if (ok) this.facts.apply(model.predict(this.facts, action)!);
+    return Promise.resolve({
+      observation: ok ? JSON.stringify(this.facts.atoms()) : "Nothing happens.",
+      reward: this.facts.has(atom("opened", "d1")) ? 1 : 0,
+      done: this.facts.has(atom("opened", "d1")),
+    });
+  }
+}
+
+const grounder: Grounder = {
+  initial: (observation: string) => ({
+    delta: { add: JSON.parse(observation), remove: [], objects },
+  }),
+  step(facts: FactView, _action: string, observation: string) {
+    if (!observation.startsWith("[")) {
+      return { delta: { add: [], remove: [] }, rejected: observation };
+    }
+    const now = new FactStore(JSON.parse(observation), objects);
+    return {
+      delta: {
+        add: now.atoms().filter((a) => !facts.has(a)),
+        remove: (facts as FactStore).atoms().filter((a) => !now.has(a)),
+      },
+    };
+  },
+};
+
+Deno.test("runSkill() with look-ahead sends the plan an action needs, then the action", async () => {
+  const compiled = compileSkill({
+    format: "skillc/skill@1",
+    name: "open_door",
+    vocabulary: "keys",
+    params: [],
+    doc: { summary: "Open the door of the hall." },
+    entry: "open",
+    nodes: [
+      {
+        id: "open",
+        kind: "primitive",
+        action: "open",
+        args: { d: "'d1'", k: "'k1'", r: "'hall'" },
+      },
+      { id: "ok", kind: "terminal", outcome: "success" },
+    ],
+    edges: [{ from: "open", to: "ok", label: "next" }],
+  }, vocab);
+  assert.ok(compiled.ok);
+  for (const withLookahead of [true, false]) {
+    const env = new House();
+    const reset = await env.reset();
+    const facts = new FactStore();
+    facts.apply(grounder.initial(reset.observation, reset.goal).delta);
+    const run = runSkill(compiled.value, {}, {
+      env,
+      grounder,
+      facts,
+      actionModel: model,
+      ...(withLookahead ? { lookahead: (f, a) => lookaheadPlan(model, f, a) } : {}),
+    });
+    const acts: string[] = [];
+    let r = await run.next();
+    for (; !r.done; r = await run.next()) {
+      if (r.value.type === "act") acts.push(`${r.value.lookahead ? "+" : ""}${r.value.action}`);
+    }
+    if (withLookahead) {
+      assert.equal(r.value.outcome, "success");
+      assert.equal(
+        formatEvent({
+          type: "act",
+          skill: "open_door",
+          depth: 0,
+          node: "open",
+          action: "walk hall corridor",
+          lookahead: true,
+        }),
+        "[open_door] ahead  open: walk hall corridor (look-ahead, for the node's action)",
+      );
+      assert.equal(r.value.actions, 6);
+      assert.deepEqual(acts, [
+        "+walk hall corridor",
+        "+walk corridor cellar",
+        "+take k1 cellar",
+        "+walk cellar corridor",
+        "+walk corridor hall",
+        "open d1 k1 hall",
+      ]);
+    } else {
+      // Without it the action is sent as it is, and rejected.
+      assert.equal(r.value.outcome, "failure");
+      assert.deepEqual(env.sent, ["open d1 k1 hall"]);
+    }
+  }
+});

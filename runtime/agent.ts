@@ -162,9 +162,14 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
   };
 
   const maxPasses = options.maxPasses ?? 3;
+  /** Last-resort searches that found nothing, by call and facts. */
+  const failedSearches = new Set<string>();
   // World-model look-ahead needs a model that knows its actions' schemas.
   const model = options.actionModel;
-  const lookahead = model instanceof ActionModel && options.lookahead !== false
+  // Only a model that knows some preconditions can plan toward them (one
+  // learned from demonstrations alone knows none).
+  const lookahead = model instanceof ActionModel && options.lookahead !== false &&
+      model.schemas().some((s) => s.pre.length > 0)
     ? (f: FactStore, action: string) => lookaheadPlan(model, f, action)
     : undefined;
 
@@ -500,8 +505,14 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
           }
         }
         const holds = (f: FactView) => checkPostcondition(base, call.args, f).holds;
-        const plan = target && model instanceof ActionModel
-          ? lookaheadTo(model, facts, target, holds)
+        // A search that failed from these facts fails again: retries skip it.
+        const searchKey = `${callKey(call)}\n${facts.toLines().join("\n")}`;
+        const plan = failedSearches.has(searchKey)
+          ? undefined
+          : target && model instanceof ActionModel
+          // A smaller budget than before an action: this search is longer and
+          // rarely succeeds late.
+          ? lookaheadTo(model, facts, target, holds, { maxNodes: 200 })
           : findPrimitivePlan(
             base.vocab,
             facts,
@@ -512,6 +523,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
             [...objects],
             holds,
           );
+        if (!plan) failedSearches.add(searchKey);
         if (plan) {
           for (const action of plan) {
             const step = await env.step(action);

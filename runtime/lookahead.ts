@@ -6,10 +6,12 @@
  * on the tower" then works whatever lies on the block, as long as the model
  * knows how to clear it.
  *
- * The search is greedy best-first on the model's own predictions: successors
- * are the actions whose confirmed rules hold (bound by joining their
- * precondition atoms against the facts, so only applicable actions are
- * generated); the heuristic is the additive delete relaxation (h_add): the
+ * The search is greedy best-first on the model's own predictions, with
+ * deferred evaluation (a state is scored when expanded; its successors
+ * queue under its score): successors are the actions whose confirmed rules
+ * hold (bound by joining their precondition atoms against the facts, so
+ * only applicable actions are generated); the heuristic is the additive
+ * delete relaxation (h_add): the
  * sum, over the target atoms, of the layer of the relaxed planning graph in
  * which each first appears. h_add is informative where goal counting is
  * flat (clearing a block under three others changes no goal atom until the
@@ -110,6 +112,13 @@ export function lookaheadTo(
     open.pop();
     expanded++;
     if (node.plan.length >= maxLength) continue;
+    // Deferred evaluation: a state's heuristic is computed when it is
+    // expanded, and its successors queue under it; one relaxed graph per
+    // expansion instead of one per successor.
+    const h = node.plan.length === 0
+      ? node.h
+      : relaxedCost(model.vocab, schemas, node.facts, target);
+    if (!Number.isFinite(h)) continue;
     for (const next of applicableActions(model, schemas, node.facts)) {
       const delta = model.predict(node.facts, next);
       if (!delta || (delta.add.length === 0 && delta.remove.length === 0)) continue;
@@ -120,8 +129,7 @@ export function lookaheadTo(
       seen.add(key);
       const plan = [...node.plan, next];
       if (done(after)) return plan;
-      const h = relaxedCost(model.vocab, schemas, after, target);
-      if (Number.isFinite(h)) open.push({ facts: after, plan, h });
+      open.push({ facts: after, plan, h });
     }
   }
   return undefined;

@@ -322,6 +322,13 @@ export class ActionModel {
    * (see {@linkcode ActionSchema}).
    */
   schemas(): ActionSchema[] {
+    this.#schemas ??= this.#buildSchemas();
+    return this.#schemas;
+  }
+
+  #schemas: ActionSchema[] | undefined;
+
+  #buildSchemas(): ActionSchema[] {
     const out: ActionSchema[] = [];
     for (const [action, compiled] of this.#compiled) {
       if (own(this.#data.actions, action)!.observed === 0) continue;

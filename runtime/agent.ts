@@ -168,9 +168,12 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
   const model = options.actionModel;
   // Only a model that knows some preconditions can plan toward them (one
   // learned from demonstrations alone knows none).
-  const lookahead = model instanceof ActionModel && options.lookahead !== false &&
-      model.schemas().some((s) => s.pre.length > 0)
-    ? (f: FactStore, action: string) => lookaheadPlan(model, f, action)
+  let knowsRules: boolean | undefined;
+  const canLookAhead = (): boolean =>
+    knowsRules ??= model instanceof ActionModel && options.lookahead !== false &&
+      model.schemas().some((s) => s.pre.length > 0);
+  const lookahead = model instanceof ActionModel
+    ? (f: FactStore, action: string) => canLookAhead() ? lookaheadPlan(model, f, action) : undefined
     : undefined;
 
   /** Runs one program, forwarding its events; stops before an action over the budget. */
@@ -495,7 +498,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
       // actions' schemas, else a short search over the objects of the call and
       // of its last actions.
       const model = options.actionModel;
-      const target = lookahead && postconditionAtoms(base, call.args);
+      const target = canLookAhead() && postconditionAtoms(base, call.args);
       if (model?.predict && base.skill.doc.post !== undefined) {
         const objects = new Set<string>();
         for (const v of Object.values(call.args)) if (typeof v === "string") objects.add(v);

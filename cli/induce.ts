@@ -12,6 +12,10 @@ import { describeProgram } from "../compiler/task_program.ts";
 import type { TaskTemplate } from "../runtime/task_template.ts";
 import { localKit } from "../environments/remote/kit.ts";
 import { intFlag, MAX_COUNT, parseFlags, runMain, UsageError } from "./_cli.ts";
+import { LlmCache } from "../llm/cache.ts";
+import { LlmClient } from "../llm/client.ts";
+import { llmConfigFrom, type LlmFlags, openaiEnvironment } from "../llm/config.ts";
+import { synthesizeWithLlm } from "../llm/synthesizer.ts";
 import { builtinTraces, envHelp, kitFromFlag, parseEnvOptions } from "./_tasks.ts";
 
 const HELP = `Usage: deno task induce --env <env> --traces <file|dir|builtin> --out <dir> [options]
@@ -43,6 +47,15 @@ ${envHelp(22)}
   --env-options <json>  builtin: options of the environment the expert runs
                       in, e.g. '{"recipes": "<dir>"}'
   --recipes <dir>     builtin TextCraft: the same as --env-options
+  --llm <base-url>    an OpenAI-compatible server (else OPENAI_BASE_URL): its
+                      model proposes a skill for every group the induced skill
+                      does not fully reproduce; a proposal replaces the skill
+                      only if it validates and reproduces more segments
+  --model <name>      the model (else OPENAI_MODEL); OPENAI_API_KEY is sent
+  --llm-timeout <ms>  per request (default 60000); --llm-retries <n> on
+                      429/5xx/timeouts (default 3); --llm-calls <n> at most
+  --llm-cache <file>  JSONL record of requests and answers: answers found
+                      there are replayed (no server needed), new ones added
                       '{"recipes": "<dir>"}' (kept for old scripts)
   --lambda <x>        weight of program size in the MDL score (default 0.05)
   --no-crossover      do not share guarded steps between skills
@@ -74,6 +87,12 @@ async function main(): Promise<number> {
     overwrite: { type: "boolean" },
     explain: { type: "boolean" },
     json: { type: "boolean" },
+    llm: { type: "string" },
+    model: { type: "string" },
+    "llm-timeout": { type: "string" },
+    "llm-retries": { type: "string" },
+    "llm-calls": { type: "string" },
+    "llm-cache": { type: "string" },
     help: { type: "boolean", short: "h" },
   });
   if (flags.help) {
@@ -106,8 +125,9 @@ async function main(): Promise<number> {
     : await readTraces(flags.traces, localKit(kit));
   if (traces.length === 0) throw new UsageError(`No traces in ${flags.traces}`);
 
+  const llm = await llmClientFrom(flags);
   progress(`Inducing skills from ${traces.length} traces...`);
-  const compiled = compileTraces(traces, localKit(kit), {
+  let compiled = compileTraces(traces, localKit(kit), {
     lambda,
     crossover: !flags["no-crossover"],
     linear: flags.linear,
@@ -115,6 +135,23 @@ async function main(): Promise<number> {
     explainTemplates: flags.explain ? (line) => console.log(`  template ${line}`) : undefined,
     onGroup: (i, n, name) => progress(`  [${i + 1}/${n}] ${name}`),
   });
+  if (llm) {
+    progress(`Asking ${llm.model} (synthesizer) for skills that reproduce more segments...`);
+    const better = await synthesizeWithLlm(traces, localKit(kit), compiled, llm, {
+      lambda,
+      onOutcome: (o) =>
+        progress(
+          o.accepted
+            ? `  ${o.skill}: proposal accepted, reproduces ${o.accepted.covered} of ${o.before.segments} segments (induced: ${o.before.covered})`
+            : `  ${o.skill}: no proposal accepted (${o.error ?? o.rejected.at(-1) ?? "none"})`,
+        ),
+    });
+    compiled = better.compiled;
+    const usage = llm.totalUsage();
+    progress(
+      `  ${usage.calls} LLM calls (${usage.cached} from the cache), ${usage.promptTokens} + ${usage.completionTokens} tokens`,
+    );
+  }
   const result = compiled.induction;
   const templates = compiled.templates;
   for (const u of result.unknown.slice(0, 5)) {
@@ -130,6 +167,22 @@ async function main(): Promise<number> {
   if (flags.json) console.log(JSON.stringify(summaryJson(result, templates, seconds)));
   else printSummary(result, templates, seconds, flags.out, version);
   return 0;
+}
+
+/** The LLM client of `--llm`/`--model` (or `OPENAI_*`) and `--llm-cache`, if either is given. */
+async function llmClientFrom(
+  flags: LlmFlags & { "llm-cache"?: string },
+): Promise<LlmClient | undefined> {
+  let config;
+  try {
+    config = llmConfigFrom(flags, openaiEnvironment());
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const path = flags["llm-cache"];
+  if (!config && path === undefined) return undefined;
+  const cache = path === undefined ? undefined : await LlmCache.open(path);
+  return new LlmClient(config, cache ? { cache } : {});
 }
 
 /** `--traces builtin`: the expert's demonstrations, with `--count` and the environment options. */

@@ -21,7 +21,7 @@ import { assertVocabulary, type Vocabulary } from "../dsl/vocabulary.ts";
 import type { EnvironmentKit } from "../runtime/environment.ts";
 import { compileSkill, formatIssues, type Program } from "../runtime/program.ts";
 import { groundTrace } from "./ground.ts";
-import { groupSegments, type SegmentGroup, segmentTraces } from "./segment.ts";
+import { groupSegments, type Segment, type SegmentGroup, segmentTraces } from "./segment.ts";
 import { type Instance, instanceOf, replaySegmentOf } from "./instances.ts";
 import { foldInstance, type LoopPlan, planLoop } from "./operators/loop_fold.ts";
 import { type Synthesis, synthesizeProgram } from "./synthesize.ts";
@@ -100,21 +100,8 @@ export function induceSkills(
   kit: EnvironmentKit,
   options: InduceOptions = {},
 ): Induction {
-  const vocab = kit.vocabulary;
-  assertVocabulary(vocab);
   const explain = options.explain ?? (() => {});
-  const unknown: Induction["unknown"] = [];
-  const grounded = traces.map((t, i) => {
-    const g = groundTrace(t, kit.grounder());
-    for (const u of g.unknown) unknown.push({ source: t.source ?? `trace ${i + 1}`, ...u });
-    return g;
-  });
-  const flat = segmentTraces(grounded, vocab);
-  const { segments, groups, vocab: callVocab } = nestGroups(
-    flat,
-    groupSegments(flat, vocab),
-    vocab,
-  );
+  const { segments, groups, vocab: callVocab, unknown } = segmentGroups(traces, kit);
   explain(
     `segmented ${traces.length} traces into ${segments.length} segments, ${groups.length} groups`,
   );
@@ -136,6 +123,37 @@ export function induceSkills(
     });
   }
   return { skills, traces: traces.length, segments: segments.length, unknown };
+}
+
+/** The datasets of induction: segments grouped by signature. */
+export interface SegmentGroups {
+  /** All segments, nested (a segment that uses an earlier one of its skill calls it). */
+  segments: Segment[];
+  /** One group per skill, in the order `induceSkills` returns the skills. */
+  groups: SegmentGroup[];
+  /** The vocabulary with one action per skill, for the calls of nested segments. */
+  vocab: Vocabulary;
+  /** Observation texts the grounder did not understand, with their trace. */
+  unknown: Induction["unknown"];
+}
+
+/**
+ * Grounds, segments and groups traces as induction does: the group of a
+ * skill is the dataset any candidate for it (induced or proposed) is
+ * measured on.
+ */
+export function segmentGroups(traces: readonly Trace[], kit: EnvironmentKit): SegmentGroups {
+  const vocab = kit.vocabulary;
+  assertVocabulary(vocab);
+  const unknown: Induction["unknown"] = [];
+  const grounded = traces.map((t, i) => {
+    const g = groundTrace(t, kit.grounder());
+    for (const u of g.unknown) unknown.push({ source: t.source ?? `trace ${i + 1}`, ...u });
+    return g;
+  });
+  const flat = segmentTraces(grounded, vocab);
+  const nested = nestGroups(flat, groupSegments(flat, vocab), vocab);
+  return { ...nested, unknown };
 }
 
 /** Segments of a group synthesis starts from; the rest are checked against the result. */

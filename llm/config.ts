@@ -92,3 +92,20 @@ export function llmConfigFrom(
     callsPerEpisode: count("llm-calls", LLM_DEFAULTS.callsPerEpisode, 1),
   };
 }
+
+/**
+ * The `OPENAI_*` variables of the process, each `undefined` when unset or
+ * when the process may not read it (a command run without `--allow-env`
+ * just has no configured server).
+ */
+export function openaiEnvironment(): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const name of ["OPENAI_BASE_URL", "OPENAI_API_KEY", "OPENAI_MODEL"]) {
+    try {
+      out[name] = Deno.env.get(name);
+    } catch {
+      out[name] = undefined;
+    }
+  }
+  return out;
+}

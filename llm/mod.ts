@@ -1,10 +1,17 @@
 /**
- * The neural half's plumbing: configuration, an OpenAI-compatible client
- * whose answers are zod-validated JSON, and record/replay of answers.
+ * The neural half: configuration, an OpenAI-compatible client whose
+ * answers are zod-validated JSON, record/replay of answers, and the roles
+ * built on them (the synthesizer).
  *
  * @module
  */
-export { LLM_DEFAULTS, type LlmConfig, llmConfigFrom, type LlmFlags } from "./config.ts";
+export {
+  LLM_DEFAULTS,
+  type LlmConfig,
+  llmConfigFrom,
+  type LlmFlags,
+  openaiEnvironment,
+} from "./config.ts";
 export { type CachedAnswer, type ChatMessage, LlmCache, requestKey } from "./cache.ts";
 export {
   type AskRequest,
@@ -14,3 +21,10 @@ export {
   LlmError,
   type LlmUsage,
 } from "./client.ts";
+export {
+  proposeSkill,
+  type SynthesisOutcome,
+  type SynthesizeOptions,
+  synthesizerPrompt,
+  synthesizeWithLlm,
+} from "./synthesizer.ts";

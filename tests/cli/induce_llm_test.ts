@@ -1,0 +1,82 @@
+// `induce --llm`: the synthesizer role through the command, against a
+// loopback server, then replayed from the cache with the server stopped.
+import assert from "node:assert/strict";
+import { root, runCli } from "./_run.ts";
+import { gardenKit } from "../../examples/garden/kit.ts";
+import { builtinTraces } from "../../cli/_tasks.ts";
+import { compileTraces } from "../../compiler/compile.ts";
+
+const GARDEN = new URL("examples/garden/kit.ts", root).pathname;
+const PERMISSIONS = ["--allow-read", "--allow-write", "--allow-env", "--allow-net=127.0.0.1"];
+
+Deno.test("induce --llm accepts the proposals that reproduce more segments, and --llm-cache replays them", async () => {
+  // The server proposes the skill full induction finds for the name asked for.
+  const full = compileTraces(await builtinTraces(gardenKit), gardenKit);
+  let calls = 0;
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    calls++;
+    const body = await req.json();
+    const name = /Write the skill (\w+)\(/.exec(body.messages.at(-1).content)?.[1];
+    const content = JSON.stringify(full.skills.find((s) => s.name === name) ?? {});
+    return Response.json({
+      id: "c",
+      object: "chat.completion",
+      created: 0,
+      model: "m",
+      choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content } }],
+      usage: { prompt_tokens: 100, completion_tokens: 50, total_tokens: 150 },
+    });
+  });
+  const dir = await Deno.makeTempDir();
+  try {
+    const url = `http://127.0.0.1:${server.addr.port}/v1`;
+    const cache = `${dir}/llm.jsonl`;
+    const args = ["--env", GARDEN, "--traces", "builtin", "--linear"];
+    const r = await runCli(
+      "cli/induce.ts",
+      [...args, "--out", `${dir}/a`, "--llm", url, "--model", "m", "--llm-cache", cache],
+      PERMISSIONS,
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(calls > 0);
+    assert.match(r.stderr, /proposal accepted, reproduces \d+ of \d+ segments \(induced: \d+\)/);
+    assert.match(r.stderr, new RegExp(`${calls} LLM calls \\(0 from the cache\\)`));
+    // Replayed with the server stopped: the same library.
+    await server.shutdown();
+    const again = await runCli(
+      "cli/induce.ts",
+      [...args, "--out", `${dir}/b`, "--llm-cache", cache],
+      PERMISSIONS,
+    );
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stderr, new RegExp(`${calls} LLM calls \\(${calls} from the cache\\)`));
+    // The same summary, the time aside.
+    const table = (out: string, lib: string) =>
+      out.replaceAll(lib, "").replace(/ in [\d.]+ s/g, "");
+    assert.equal(table(again.stdout, `${dir}/b`), table(r.stdout, `${dir}/a`));
+    assert.match(r.stdout, /water_plant +plant: Plant +\d+ +(\d+) +\d+ +\1 /);
+    for (const skill of full.skills) {
+      const a = await Deno.readTextFile(`${dir}/a/skills/${skill.name}.json`).catch(() => "");
+      const b = await Deno.readTextFile(`${dir}/b/skills/${skill.name}.json`).catch(() => "");
+      assert.equal(a, b, skill.name);
+    }
+  } finally {
+    await server.shutdown().catch(() => {});
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("induce names a malformed --llm and a --model without a server", async () => {
+  const bad = await runCli("cli/induce.ts", [
+    "--env",
+    GARDEN,
+    "--traces",
+    "builtin",
+    "--out",
+    "/tmp/never",
+    "--llm",
+    "nope",
+  ], PERMISSIONS);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--llm must be an http\(s\) URL, got "nope"/);
+});

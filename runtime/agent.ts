@@ -162,12 +162,10 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
   };
 
   const maxPasses = options.maxPasses ?? 3;
-  /** Last-resort searches that found nothing, by call and facts. */
-  const failedSearches = new Set<string>();
-  // World-model look-ahead needs a model that knows its actions' schemas.
+  // World-model look-ahead needs an action model that knows some
+  // preconditions (one learned from demonstrations alone knows none);
+  // decided on first use, so episodes that never need it pay nothing.
   const model = options.actionModel;
-  // Only a model that knows some preconditions can plan toward them (one
-  // learned from demonstrations alone knows none).
   let knowsRules: boolean | undefined;
   const canLookAhead = (): boolean =>
     knowsRules ??= model instanceof ActionModel && options.lookahead !== false &&
@@ -508,11 +506,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
           }
         }
         const holds = (f: FactView) => checkPostcondition(base, call.args, f).holds;
-        // A search that failed from these facts fails again: retries skip it.
-        const searchKey = `${callKey(call)}\n${facts.toLines().join("\n")}`;
-        const plan = failedSearches.has(searchKey)
-          ? undefined
-          : target && model instanceof ActionModel
+        const plan = target && model instanceof ActionModel
           // A smaller budget than before an action: this search is longer and
           // rarely succeeds late.
           ? lookaheadTo(model, facts, target, holds, { maxNodes: 200 })
@@ -526,7 +520,6 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
             [...objects],
             holds,
           );
-        if (!plan) failedSearches.add(searchKey);
         if (plan) {
           for (const action of plan) {
             const step = await env.step(action);

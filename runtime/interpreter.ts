@@ -190,6 +190,15 @@ export async function* runSkill(
     ...(grounding.rejected !== undefined ? { rejected: grounding.rejected } : {}),
     ...(grounding.unknown?.length ? { unknown: grounding.unknown } : {}),
   });
+  /** Sends an action, grounds its observation into the facts, and builds its event. */
+  const send = async (node: string, action: string) => {
+    const result = await ctx.env.step(action);
+    actions++;
+    reward = result.reward;
+    const grounding = ctx.grounder.step(ctx.facts, action, result.observation);
+    ctx.facts.apply(grounding.delta);
+    return { result, grounding, event: observed(node, action, result, grounding) };
+  };
   /** The end when the environment ended the episode at `at`'s action. */
   const ended = (at: { node: string; state: RunState }, reward: number): EndOutcome =>
     reward > 0 ? { kind: "end", node: at.node, outcome: "success", state: at.state } : {
@@ -227,24 +236,13 @@ export async function* runSkill(
         if (unmet.length > 0 && ctx.lookahead) {
           for (const pre of ctx.lookahead(ctx.facts, action) ?? []) {
             yield { type: "act", skill, depth, node: outcome.node, action: pre, lookahead: true };
-            const result = await ctx.env.step(pre);
-            actions++;
-            reward = result.reward;
-            const grounding = ctx.grounder.step(ctx.facts, pre, result.observation);
-            ctx.facts.apply(grounding.delta);
-            yield observed(outcome.node, pre, result, grounding);
-            if (result.done) {
-              return yield* finish(
-                skill,
-                depth,
-                ended(outcome, result.reward),
-                extraSteps,
-                actions,
-                true,
-                reward,
-              );
+            const sent = await send(outcome.node, pre);
+            yield sent.event;
+            if (sent.result.done) {
+              const end = ended(outcome, reward);
+              return yield* finish(skill, depth, end, extraSteps, actions, true, reward);
             }
-            if (grounding.rejected !== undefined) break;
+            if (sent.grounding.rejected !== undefined) break;
           }
           unmet = ctx.actionModel?.unmet(ctx.facts, action) ?? [];
         }
@@ -257,22 +255,11 @@ export async function* runSkill(
           }));
           break;
         }
-        const result = await ctx.env.step(action);
-        actions++;
-        reward = result.reward;
-        const grounding = ctx.grounder.step(ctx.facts, action, result.observation);
-        ctx.facts.apply(grounding.delta);
-        yield observed(outcome.node, action, result, grounding);
+        const { result, grounding, event } = await send(outcome.node, action);
+        yield event;
         if (result.done) {
-          return yield* finish(
-            skill,
-            depth,
-            ended(outcome, result.reward),
-            extraSteps,
-            actions,
-            true,
-            reward,
-          );
+          const end = ended(outcome, reward);
+          return yield* finish(skill, depth, end, extraSteps, actions, true, reward);
         }
         outcome = next(
           resume(

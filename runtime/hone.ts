@@ -335,7 +335,10 @@ export class Honer {
     const cond = node?.kind === "terminal" ? node.diagnosis : undefined;
     const params = new Set(skill.params.map((p) => p.name));
     const parsed = cond ? parseExpr(cond) : undefined;
-    const usable = parsed?.ok && [...freeVars(parsed.value)].every((v) => params.has(v));
+    // Only a diagnosis that held when the run ended describes the context to
+    // exclude; one the run's own facts contradict says nothing about it.
+    const usable = parsed?.ok && result.diagnosis?.holds !== false &&
+      [...freeVars(parsed.value)].every((v) => params.has(v));
     const note = `Does not apply when ${
       usable ? `${cond}` : `${result.diagnosis?.message ?? "it failed"}`
     }.`;
@@ -345,7 +348,10 @@ export class Honer {
       ...(usable && cond ? { cond } : {}),
       note,
     };
-    this.#skills.set(skill.name, applySkillEdit(skill, edit).skill);
+    const narrowed = applySkillEdit(skill, edit).skill;
+    // Narrowed so already (the same failure again): no change, no new version.
+    if (JSON.stringify(narrowed) === JSON.stringify(skill)) return;
+    this.#skills.set(skill.name, narrowed);
     this.#changes.push({ kind: "narrow", skill: skill.name, detail: `${why}: ${note}`, edit });
   }
 }

@@ -10,6 +10,8 @@
  */
 import { z } from "zod";
 import { freshIds } from "../dsl/graph/ids.ts";
+import { parseExpr } from "../dsl/expr/parse.ts";
+import { printExpr } from "../dsl/expr/print.ts";
 import type { Edge, Graft, Node, Skill } from "../dsl/graph/schema.ts";
 import type { Vocabulary } from "../dsl/vocabulary.ts";
 import { compileSkill } from "./program.ts";
@@ -105,7 +107,8 @@ export function applySkillEdit(
       const doc = { ...skill.doc };
       if (edit.cond !== undefined && !(doc.excluded ?? []).includes(edit.cond)) {
         doc.excluded = [...(doc.excluded ?? []), edit.cond];
-        doc.pre = doc.pre ? `(${doc.pre}) and not (${edit.cond})` : `not (${edit.cond})`;
+        const not = negation(edit.cond);
+        doc.pre = doc.pre ? `(${doc.pre}) and ${not}` : not;
       }
       if (!doc.summary.includes(edit.note)) doc.summary = `${doc.summary} ${edit.note}`;
       return { skill: { ...skill, doc } };
@@ -264,4 +267,11 @@ function sameArgs(a: Record<string, string>, b: Record<string, string>): boolean
   const ka = Object.keys(a);
   return ka.length === Object.keys(b).length &&
     ka.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
+}
+
+/** `not (cond)`, with a double negation dropped: `not exists(...)` becomes `exists(...)`. */
+function negation(cond: string): string {
+  const parsed = parseExpr(cond);
+  if (parsed.ok && parsed.value.kind === "not") return printExpr(parsed.value.arg);
+  return `not (${cond})`;
 }

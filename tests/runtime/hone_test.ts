@@ -130,7 +130,44 @@ Deno.test("narrowing with a diagnosis over the parameters excludes that context 
   await attempt(honer, [{ id: "b1", color: "blue", open: true }]);
   const skill = honer.skills()[0];
   assert.deepEqual(skill.doc.excluded, ["not exists(x: Box, color(x, c))"]);
-  assert.equal(skill.doc.pre, "not (not exists(x: Box, color(x, c)))");
+  // The double negation is dropped.
+  assert.equal(skill.doc.pre, "exists(x: Box, color(x, c))");
+  assert.equal(honer.takeChanges().length, 1);
+  // The same failure again changes nothing: no change to commit.
+  await attempt(honer, [{ id: "b1", color: "blue", open: true }]);
+  assert.deepEqual(honer.takeChanges(), []);
+  assert.deepEqual(honer.skills()[0], skill);
+});
+
+Deno.test("a diagnosis the run's own facts contradict does not narrow the precondition", async () => {
+  const wrongDiagnosis: SkillInput = {
+    ...takeOnly,
+    nodes: [
+      { id: "has", kind: "check", cond: "exists(x: Box, color(x, c))" },
+      {
+        id: "none",
+        kind: "terminal",
+        outcome: "failure",
+        message: "No box of the color",
+        // Says the opposite of why the run ends here.
+        diagnosis: "exists(x: Box, color(x, c))",
+      },
+      ...takeOnly.nodes,
+    ],
+    entry: "has",
+    edges: [
+      { from: "has", to: "pick", label: "yes" },
+      { from: "has", to: "none", label: "no" },
+      ...takeOnly.edges,
+    ],
+  };
+  const honer = new Honer([SkillSchema.parse(wrongDiagnosis)], toyVocab);
+  const { result } = await attempt(honer, [{ id: "b1", color: "blue", open: true }]);
+  assert.equal(result.diagnosis?.holds, false);
+  const skill = honer.skills()[0];
+  assert.equal(skill.doc.excluded, undefined);
+  assert.equal(skill.doc.pre, undefined);
+  assert.match(skill.doc.summary, /Does not apply when No box of the color/);
 });
 
 Deno.test("scenario: an induced skill that never saw a closed box learns to open it, persisted version by version", async () => {

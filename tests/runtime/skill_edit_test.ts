@@ -83,3 +83,19 @@ Deno.test("replayEdits() leaves out an edit that would not validate, and one for
   assert.match(notes.get(0) ?? "", /would not validate/);
   assert.match(notes.get(1) ?? "", /skill "other" is no longer in the library/);
 });
+
+Deno.test("a narrowing by a negated context reads without a double negation, and once", () => {
+  const edit: SkillEdit = {
+    op: "narrow",
+    skill: "take_color",
+    cond: "not exists(x: Box, is_open(x))",
+    note: "Not when no box is open.",
+  };
+  const once = applySkillEdit(base, edit).skill;
+  assert.equal(once.doc.pre, "exists(x: Box, is_open(x))");
+  const twice = applySkillEdit(once, edit).skill;
+  assert.deepEqual(twice.doc.excluded, ["not exists(x: Box, is_open(x))"]);
+  assert.equal(twice.doc.pre, once.doc.pre);
+  assert.equal(twice.doc.summary, once.doc.summary);
+  assert.ok(compileSkill(twice, toyVocab).ok);
+});

@@ -16,6 +16,8 @@ import { LlmCache } from "../llm/cache.ts";
 import { LlmClient } from "../llm/client.ts";
 import { llmConfigFrom, type LlmFlags, openaiEnvironment } from "../llm/config.ts";
 import { synthesizeWithLlm } from "../llm/synthesizer.ts";
+import { proposeLandmarks } from "../llm/subgoals.ts";
+import type { LandmarkDecl } from "../dsl/vocabulary.ts";
 import { builtinTraces, envHelp, kitFromFlag, parseEnvOptions } from "./_tasks.ts";
 
 const HELP = `Usage: deno task induce --env <env> --traces <file|dir|builtin> --out <dir> [options]
@@ -47,9 +49,12 @@ ${envHelp(22)}
   --env-options <json>  builtin: options of the environment the expert runs
                       in, e.g. '{"recipes": "<dir>"}'
   --recipes <dir>     builtin TextCraft: the same as --env-options
-  --llm <base-url>    an OpenAI-compatible server (else OPENAI_BASE_URL): its
-                      model proposes a skill for every group the induced skill
-                      does not fully reproduce; a proposal replaces the skill
+  --llm <base-url>    an OpenAI-compatible server (else OPENAI_BASE_URL). For a
+                      vocabulary without landmarks its model says which fact
+                      changes end a subgoal (checked against the vocabulary
+                      and the traces; else they are derived as without it);
+                      then it proposes a skill for every group the induced
+                      skill does not fully reproduce, which replaces the skill
                       only if it validates and reproduces more segments
   --model <name>      the model (else OPENAI_MODEL); OPENAI_API_KEY is sent
   --llm-timeout <ms>  per request (default 60000); --llm-retries <n> on
@@ -126,8 +131,22 @@ async function main(): Promise<number> {
   if (traces.length === 0) throw new UsageError(`No traces in ${flags.traces}`);
 
   const llm = await llmClientFrom(flags);
+  let inducing = localKit(kit);
+  if (llm && (inducing.vocabulary.landmarks ?? []).length === 0) {
+    progress(`Asking ${llm.model} (subgoals) which fact changes end a subgoal...`);
+    const proposal = await proposeLandmarks(llm, traces, inducing);
+    if (proposal.landmarks) {
+      inducing = {
+        ...inducing,
+        vocabulary: { ...inducing.vocabulary, landmarks: proposal.landmarks },
+      };
+      progress(`  landmarks: ${proposal.landmarks.map(describeLandmark).join("; ")}`);
+    } else {
+      progress(`  no proposal accepted (${proposal.error}); landmarks derived from the traces`);
+    }
+  }
   progress(`Inducing skills from ${traces.length} traces...`);
-  let compiled = compileTraces(traces, localKit(kit), {
+  let compiled = compileTraces(traces, inducing, {
     lambda,
     crossover: !flags["no-crossover"],
     linear: flags.linear,
@@ -137,7 +156,7 @@ async function main(): Promise<number> {
   });
   if (llm) {
     progress(`Asking ${llm.model} (synthesizer) for skills that reproduce more segments...`);
-    const better = await synthesizeWithLlm(traces, localKit(kit), compiled, llm, {
+    const better = await synthesizeWithLlm(traces, inducing, compiled, llm, {
       lambda,
       onOutcome: (o) =>
         progress(
@@ -167,6 +186,13 @@ async function main(): Promise<number> {
   if (flags.json) console.log(JSON.stringify(summaryJson(result, templates, seconds)));
   else printSummary(result, templates, seconds, flags.out, version);
   return 0;
+}
+
+/** A landmark in words: `watered added (water_plant)`. */
+function describeLandmark(l: LandmarkDecl): string {
+  return `${l.pred} ${l.on === "add" ? "added" : "removed"}${l.when ? ` when ${l.when}` : ""}${
+    l.skill ? ` (${l.skill})` : ""
+  }`;
 }
 
 /** The LLM client of `--llm`/`--model` (or `OPENAI_*`) and `--llm-cache`, if either is given. */

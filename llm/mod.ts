@@ -1,7 +1,7 @@
 /**
  * The neural half: configuration, an OpenAI-compatible client whose
  * answers are zod-validated JSON, record/replay of answers, and the roles
- * built on them (the synthesizer).
+ * built on them (the synthesizer and the subgoal proposer).
  *
  * @module
  */
@@ -28,3 +28,9 @@ export {
   synthesizerPrompt,
   synthesizeWithLlm,
 } from "./synthesizer.ts";
+export {
+  checkLandmarks,
+  type LandmarkProposal,
+  proposeLandmarks,
+  subgoalPrompt,
+} from "./subgoals.ts";

@@ -80,3 +80,56 @@ Deno.test("induce names a malformed --llm and a --model without a server", async
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--llm must be an http\(s\) URL, got "nope"/);
 });
+
+Deno.test("induce --llm asks where subgoals end when the vocabulary declares no landmarks", async () => {
+  const dir = await Deno.makeTempDir();
+  // A plugin: the garden without its landmarks.
+  const plugin = `${dir}/bare_garden.ts`;
+  await Deno.writeTextFile(
+    plugin,
+    `import { gardenKit } from ${JSON.stringify(GARDEN)};
+export default { ...gardenKit, vocabulary: { ...gardenKit.vocabulary, landmarks: undefined } };
+`,
+  );
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    const body = await req.json();
+    const last: string = body.messages.at(-1).content;
+    // Landmarks for the subgoal question; nothing better for a skill.
+    const content = /end a subgoal/.test(last)
+      ? JSON.stringify({ landmarks: gardenKit.vocabulary.landmarks })
+      : "{}";
+    return Response.json({
+      id: "c",
+      object: "chat.completion",
+      created: 0,
+      model: "m",
+      choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content } }],
+      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+    });
+  });
+  try {
+    const url = `http://127.0.0.1:${server.addr.port}/v1`;
+    const r = await runCli("cli/induce.ts", [
+      "--env",
+      plugin,
+      "--traces",
+      "builtin",
+      "--out",
+      `${dir}/lib`,
+      "--llm",
+      url,
+      "--model",
+      "m",
+    ], PERMISSIONS);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stderr,
+      /landmarks: holding added \(fetch_tool\); watered added \(water_plant\)/,
+    );
+    assert.match(r.stdout, /water_plant/);
+    assert.match(r.stdout, /fertilize_plant/);
+  } finally {
+    await server.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -34,6 +34,8 @@ class ActionFailed extends Error {}
  * @param inventory The inventory, changed by `get` and successful `craft`.
  * @param goal The goal item id (crafting it gives reward 1 and done).
  * @param action The action text.
+ * @param options `cycles`: crafting may use recipes the database left out
+ *   for closing a cycle (an explicit task whose listing crafts through one).
  * @returns The reply, reward and done flag.
  *
  * @example Usage
@@ -47,10 +49,11 @@ export function applyAction(
   inventory: Map<string, number>,
   goal: string | undefined,
   action: string,
+  options: { cycles?: boolean } = {},
 ): ActionOutcome {
   try {
     let m = CRAFT.exec(action);
-    if (m) return craft(book, inventory, goal, m[1], m[2]);
+    if (m) return craft(book, inventory, goal, m[1], m[2], options);
     m = GET.exec(action);
     if (m) return get(book, inventory, Number(m[1]), m[2]);
     if (INVENTORY.test(action)) return ok(inventoryText(inventory));
@@ -97,6 +100,7 @@ function craft(
   goal: string | undefined,
   outputText: string,
   inputsText: string,
+  options: { cycles?: boolean },
 ): ActionOutcome {
   const om = COUNTED.exec(outputText);
   const outName = om ? om[2] : outputText;
@@ -115,7 +119,7 @@ function craft(
       `Could not find enough items to craft ${output.isTag ? "None" : output.id}`,
     );
   }
-  const recipe = output.isTag ? undefined : book.match(output.id, inputs);
+  const recipe = output.isTag ? undefined : book.match(output.id, inputs, options);
   if (!recipe) throw new ActionFailed(`Could not find a valid recipe for ${itemTagRepr(output)}`);
   for (const input of inputs) {
     const left = (inventory.get(input.id) ?? 0) - input.count;

@@ -61,6 +61,8 @@ export class RecipeBook {
   readonly #tags = new Set<string>();
   readonly #itemTag = new Map<string, string>();
   readonly #depth = new Map<string, number>();
+  /** Recipes left out because they close a cycle, by output (which one depends on file order). */
+  readonly #cycleRecipes = new Map<string, CraftingRecipe[]>();
   #uses?: Map<string, CraftingRecipe[]>;
 
   private constructor() {}
@@ -111,7 +113,10 @@ export class RecipeBook {
     };
     const outDeps = deps.get(raw.output) ?? new Set<string>();
     deps.set(raw.output, outDeps);
-    if (raw.inputs.some((i) => deps.get(i.id)?.has(raw.output))) return;
+    if (raw.inputs.some((i) => deps.get(i.id)?.has(raw.output))) {
+      push(this.#cycleRecipes, raw.output, recipe);
+      return;
+    }
     push(this.#itemRecipes, raw.output, recipe);
     for (const input of raw.inputs) {
       outDeps.add(input.id);
@@ -159,6 +164,15 @@ export class RecipeBook {
         }
       }
     }
+  }
+
+  /**
+   * Recipes making `id` that were left out because they close a cycle
+   * (honey block from honey bottles, honey bottles from a honey block:
+   * which one is kept depends on the order the files are read in).
+   */
+  cycleRecipes(id: string): readonly CraftingRecipe[] {
+    return this.#cycleRecipes.get(id) ?? [];
   }
 
   /** Recipes making the item `id` (empty when none). */
@@ -244,10 +258,19 @@ export class RecipeBook {
    *
    * @param output The output item id (a tag id never matches).
    * @param listed The inputs as typed.
+   * @param options `cycles`: also the recipes left out for closing a cycle
+   *   (an explicit task whose listing crafts through one).
    * @returns The first matching recipe, or `undefined`.
    */
-  match(output: string, listed: readonly ListedInput[]): CraftingRecipe | undefined {
-    for (const recipe of this.itemRecipes(output)) {
+  match(
+    output: string,
+    listed: readonly ListedInput[],
+    options: { cycles?: boolean } = {},
+  ): CraftingRecipe | undefined {
+    const recipes = options.cycles
+      ? [...this.itemRecipes(output), ...this.cycleRecipes(output)]
+      : this.itemRecipes(output);
+    for (const recipe of recipes) {
       const rest = [...listed];
       const ok = recipe.inputs.every((input) => {
         const k = rest.findIndex((l) =>

@@ -106,6 +106,10 @@ export class TextCraft implements Environment {
    */
   step(action: string): Promise<StepResult> {
     if (!this.#task) return Promise.reject(new Error("Cannot step TextCraft before reset()"));
-    return Promise.resolve(applyAction(this.book, this.#inventory, this.#task.goal, action));
+    return Promise.resolve(
+      applyAction(this.book, this.#inventory, this.#task.goal, action, {
+        cycles: this.#task.cycles === true,
+      }),
+    );
   }
 }

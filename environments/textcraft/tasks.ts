@@ -24,6 +24,11 @@ export interface TextCraftTask {
   taskType: string;
   /** The generator seed. */
   seed: number;
+  /**
+   * An explicit task whose listing crafts through a recipe the database
+   * left out for closing a cycle: crafting may use such recipes.
+   */
+  cycles?: boolean;
 }
 
 /** An explicit TextCraft task. */
@@ -121,18 +126,34 @@ function resolveSpec(
   if (!book.isItem(goal) && !book.isTag(goal)) {
     throw new RangeError(`Unknown goal item "${spec.goal}": no recipe mentions "${goal}"`);
   }
-  if (book.itemRecipes(goal).length === 0) {
-    throw new RangeError(`Goal item "${spec.goal}" cannot be crafted: it has no crafting recipe`);
+  const commands = spec.commands === undefined ? undefined : commandLines(spec.commands);
+  // Which of two recipes in a cycle the database keeps depends on file order;
+  // a listing that crafts the goal through the other one is still playable.
+  const cycles = book.itemRecipes(goal).length === 0 && book.cycleRecipes(goal).length > 0 &&
+    commands?.some((c) => nameToId(/^craft \d+ (.+?) using /.exec(c)?.[1] ?? "") === goal) === true;
+  if (book.itemRecipes(goal).length === 0 && !cycles) {
+    throw new RangeError(
+      `Goal item "${spec.goal}" cannot be crafted: it has no crafting recipe${
+        book.cycleRecipes(goal).length > 0
+          ? " (its recipe closes a cycle: list the command that crafts it to play it)"
+          : ""
+      }`,
+    );
   }
-  const commands = spec.commands === undefined
-    ? craftingCommands(book, goal, mulberry32(seed), maxDistractors)
-    : commandLines(spec.commands);
+  const depth = cycles
+    ? 1 + Math.max(
+      ...book.cycleRecipes(goal)[0].inputs.map((i) =>
+        Number.isFinite(book.minDepth(i.id)) ? book.minDepth(i.id) : 0
+      ),
+    )
+    : book.minDepth(goal);
   return {
     goal,
-    commands,
+    commands: commands ?? craftingCommands(book, goal, mulberry32(seed), maxDistractors),
     taskId: `textcraft/spec/${goal.replace(/^minecraft:/, "")}`,
-    taskType: `depth${book.minDepth(goal)}`,
+    taskType: `depth${depth}`,
     seed,
+    ...(cycles ? { cycles } : {}),
   };
 }
 

@@ -5,6 +5,8 @@ import {
   TextCraft,
   textcraftTasks,
 } from "../../environments/textcraft/mod.ts";
+import { RecipeBook } from "../../environments/textcraft/recipe_book.ts";
+import { idToName } from "../../environments/textcraft/names.ts";
 
 const STICK_SPEC = {
   goal: "stick",
@@ -238,5 +240,62 @@ Deno.test("textcraftTasks lists deterministic splits that reset to their depth",
     const byId = await env.reset({ id: t.id });
     assert.deepEqual(byId, byOptions);
     assert.equal(byOptions.taskId, t.id);
+  }
+});
+
+Deno.test("an explicit task whose listing crafts its goal through a cycle is playable whatever the file order", async () => {
+  // Honey block from four honey bottles, four honey bottles from a honey block
+  // and glass bottles: the database keeps whichever recipe it reads first.
+  const block = {
+    type: "minecraft:crafting_shaped",
+    pattern: ["SS", "SS"],
+    key: { S: { item: "minecraft:honey_bottle" } },
+    result: { item: "minecraft:honey_block" },
+  };
+  const bottle = {
+    type: "minecraft:crafting_shapeless",
+    ingredients: [
+      { item: "minecraft:honey_block" },
+      ...Array.from({ length: 4 }, () => ({ item: "minecraft:glass_bottle" })),
+    ],
+    result: { item: "minecraft:honey_bottle", count: 4 },
+  };
+  const commands = [
+    "craft 1 honey block using 4 honey bottle",
+    "craft 4 honey bottle using 1 honey block, 4 glass bottle",
+  ];
+  for (const order of [["block", "bottle"], ["bottle", "block"]]) {
+    const files = order.map((n) => ({ name: `${n}.json`, json: n === "block" ? block : bottle }));
+    const book = RecipeBook.fromFiles(files);
+    // The recipe read second closes the cycle and is left out.
+    const kept = order[0] === "block" ? "minecraft:honey_block" : "minecraft:honey_bottle";
+    const cut = order[0] === "block" ? "minecraft:honey_bottle" : "minecraft:honey_block";
+    assert.equal(book.itemRecipes(kept).length, 1);
+    assert.equal(book.itemRecipes(cut).length, 0);
+    assert.equal(book.cycleRecipes(cut).length, 1);
+    for (const goal of ["honey block", "honey bottle"]) {
+      const env = new TextCraft({ book });
+      const reset = await env.reset({ spec: { goal, commands } });
+      assert.match(reset.goal, new RegExp(goal));
+      // The cut item is a base item here: fetch it, craft the other, then the goal.
+      const base = idToName(cut);
+      const other = base === "honey block" ? "honey bottle" : "honey block";
+      const steps = base === "honey bottle"
+        ? ["get 4 honey bottle", "get 4 glass bottle", commands[0], commands[1]]
+        : ["get 1 honey block", "get 4 glass bottle", commands[1], commands[0]];
+      let last;
+      for (const action of steps) {
+        last = await env.step(action);
+        if (last.done) break;
+      }
+      assert.equal(last!.reward, 1, `${order.join(",")}: ${goal} (${other} crafted on the way)`);
+    }
+    // Without the listing's command the goal stays uncraftable, and says why.
+    const env = new TextCraft({ book });
+    await assert.rejects(
+      () =>
+        env.reset({ spec: { goal: idToName(cut), commands: ["craft 1 stick using 2 planks"] } }),
+      /cannot be crafted: it has no crafting recipe \(its recipe closes a cycle/,
+    );
   }
 });

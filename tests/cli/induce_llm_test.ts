@@ -5,6 +5,7 @@ import { root, runCli } from "./_run.ts";
 import { gardenKit } from "../../examples/garden/kit.ts";
 import { builtinTraces } from "../../cli/_tasks.ts";
 import { compileTraces } from "../../compiler/compile.ts";
+import { fakeOpenAI } from "../llm/_server.ts";
 
 const GARDEN = new URL("examples/garden/kit.ts", root).pathname;
 const PERMISSIONS = ["--allow-read", "--allow-write", "--allow-env", "--allow-net=127.0.0.1"];
@@ -12,24 +13,13 @@ const PERMISSIONS = ["--allow-read", "--allow-write", "--allow-env", "--allow-ne
 Deno.test("induce --llm accepts the proposals that reproduce more segments, and --llm-cache replays them", async () => {
   // The server proposes the skill full induction finds for the name asked for.
   const full = compileTraces(await builtinTraces(gardenKit), gardenKit);
-  let calls = 0;
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
-    calls++;
-    const body = await req.json();
-    const name = /Write the skill (\w+)\(/.exec(body.messages.at(-1).content)?.[1];
-    const content = JSON.stringify(full.skills.find((s) => s.name === name) ?? {});
-    return Response.json({
-      id: "c",
-      object: "chat.completion",
-      created: 0,
-      model: "m",
-      choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content } }],
-      usage: { prompt_tokens: 100, completion_tokens: 50, total_tokens: 150 },
-    });
+  const server = fakeOpenAI((request) => {
+    const name = /Write the skill (\w+)\(/.exec(request.messages.at(-1)!.content)?.[1];
+    return JSON.stringify(full.skills.find((s) => s.name === name) ?? {});
   });
   const dir = await Deno.makeTempDir();
   try {
-    const url = `http://127.0.0.1:${server.addr.port}/v1`;
+    const { url } = server;
     const cache = `${dir}/llm.jsonl`;
     const args = ["--env", GARDEN, "--traces", "builtin", "--linear"];
     const r = await runCli(
@@ -38,11 +28,12 @@ Deno.test("induce --llm accepts the proposals that reproduce more segments, and 
       PERMISSIONS,
     );
     assert.equal(r.code, 0, r.stderr);
+    const calls = server.calls;
     assert.ok(calls > 0);
     assert.match(r.stderr, /proposal accepted, reproduces \d+ of \d+ segments \(induced: \d+\)/);
     assert.match(r.stderr, new RegExp(`${calls} LLM calls \\(0 from the cache\\)`));
     // Replayed with the server stopped: the same library.
-    await server.shutdown();
+    await server.close();
     const again = await runCli(
       "cli/induce.ts",
       [...args, "--out", `${dir}/b`, "--llm-cache", cache],
@@ -61,7 +52,7 @@ Deno.test("induce --llm accepts the proposals that reproduce more segments, and 
       assert.equal(a, b, skill.name);
     }
   } finally {
-    await server.shutdown().catch(() => {});
+    await server.close().catch(() => {});
     await Deno.remove(dir, { recursive: true });
   }
 });
@@ -91,24 +82,14 @@ Deno.test("induce --llm asks where subgoals end when the vocabulary declares no 
 export default { ...gardenKit, vocabulary: { ...gardenKit.vocabulary, landmarks: undefined } };
 `,
   );
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
-    const body = await req.json();
-    const last: string = body.messages.at(-1).content;
-    // Landmarks for the subgoal question; nothing better for a skill.
-    const content = /end a subgoal/.test(last)
+  // Landmarks for the subgoal question; nothing better for a skill.
+  const server = fakeOpenAI((request) =>
+    /end a subgoal/.test(request.messages.at(-1)!.content)
       ? JSON.stringify({ landmarks: gardenKit.vocabulary.landmarks })
-      : "{}";
-    return Response.json({
-      id: "c",
-      object: "chat.completion",
-      created: 0,
-      model: "m",
-      choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content } }],
-      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-    });
-  });
+      : "{}"
+  );
   try {
-    const url = `http://127.0.0.1:${server.addr.port}/v1`;
+    const { url } = server;
     const r = await runCli("cli/induce.ts", [
       "--env",
       plugin,
@@ -129,7 +110,7 @@ export default { ...gardenKit, vocabulary: { ...gardenKit.vocabulary, landmarks:
     assert.match(r.stdout, /water_plant/);
     assert.match(r.stdout, /fertilize_plant/);
   } finally {
-    await server.shutdown();
+    await server.close();
     await Deno.remove(dir, { recursive: true });
   }
 });

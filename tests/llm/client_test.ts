@@ -3,6 +3,7 @@ import { z } from "zod";
 import { LlmCache } from "../../llm/cache.ts";
 import { LlmClient } from "../../llm/client.ts";
 import { type LlmConfig, llmConfigFrom } from "../../llm/config.ts";
+import { chatCompletion } from "./_server.ts";
 
 /** An OpenAI-compatible server on loopback whose answers `reply` decides, call by call. */
 function fakeServer(
@@ -22,15 +23,7 @@ function fakeServer(
   };
 }
 
-const answer = (content: string, tokens = 5) =>
-  Response.json({
-    id: "c",
-    object: "chat.completion",
-    created: 0,
-    model: "m",
-    choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content } }],
-    usage: { prompt_tokens: tokens, completion_tokens: 2, total_tokens: tokens + 2 },
-  });
+const answer = (content: string, tokens = 5) => chatCompletion(content, tokens, 2);
 
 const config = (url: string, extra: Partial<LlmConfig> = {}): LlmConfig => ({
   ...llmConfigFrom({ llm: url, model: "m" }, {})!,

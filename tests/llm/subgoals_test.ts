@@ -7,26 +7,12 @@ import type { EnvironmentKit } from "../../runtime/environment.ts";
 import { generateExpertTraces } from "../../runtime/expert_traces.ts";
 import { LlmClient } from "../../llm/client.ts";
 import { llmConfigFrom } from "../../llm/config.ts";
+import { fakeOpenAI } from "./_server.ts";
 import { proposeLandmarks } from "../../llm/subgoals.ts";
 
 /** A server answering the n-th request with `answers[n]` (the last one after that). */
-function scripted(answers: unknown[]) {
-  const seen: string[] = [];
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
-    const body = await req.json();
-    seen.push(body.messages.at(-1).content);
-    const content = JSON.stringify(answers[Math.min(seen.length, answers.length) - 1]);
-    return Response.json({
-      id: "c",
-      object: "chat.completion",
-      created: 0,
-      model: "m",
-      choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content } }],
-      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-    });
-  });
-  return { url: `http://127.0.0.1:${server.addr.port}/v1`, seen, close: () => server.shutdown() };
-}
+const scripted = (answers: unknown[]) =>
+  fakeOpenAI((_, call) => JSON.stringify(answers[Math.min(call, answers.length) - 1]));
 
 const client = (url: string) =>
   new LlmClient({ ...llmConfigFrom({ llm: url, model: "m" }, {})!, timeoutMs: 5_000 });

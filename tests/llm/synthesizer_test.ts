@@ -6,35 +6,9 @@ import { compileTraces } from "../../compiler/compile.ts";
 import { generateExpertTraces } from "../../runtime/expert_traces.ts";
 import { LlmClient } from "../../llm/client.ts";
 import { llmConfigFrom } from "../../llm/config.ts";
+import { fakeOpenAI } from "./_server.ts";
 import { proposeSkill, synthesizeWithLlm } from "../../llm/synthesizer.ts";
 import { segmentGroups } from "../../compiler/induce.ts";
-
-/** A server whose answer to each request `reply` gives; it records each request's last message. */
-function fakeServer(reply: (lastMessage: string, call: number) => string) {
-  const seen: string[] = [];
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
-    const body = await req.json();
-    const last = body.messages.at(-1).content;
-    seen.push(last);
-    return Response.json({
-      id: "c",
-      object: "chat.completion",
-      created: 0,
-      model: "m",
-      choices: [{
-        index: 0,
-        finish_reason: "stop",
-        message: { role: "assistant", content: reply(last, seen.length) },
-      }],
-      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-    });
-  });
-  return {
-    url: `http://127.0.0.1:${server.addr.port}/v1`,
-    seen,
-    close: () => server.shutdown(),
-  };
-}
 
 const client = (url: string) =>
   new LlmClient({ ...llmConfigFrom({ llm: url, model: "m" }, {})!, timeoutMs: 5_000 });
@@ -64,7 +38,7 @@ Deno.test("a synthesizer proposal that does not validate goes back with the reas
       n.kind === "check" ? { ...n, cond: `sunny(${better.params[0].name})` } : n
     ),
   });
-  const server = fakeServer((_, call) => call === 1 ? unknownPredicate : JSON.stringify(better));
+  const server = fakeOpenAI((_, call) => call === 1 ? unknownPredicate : JSON.stringify(better));
   try {
     const outcome = await proposeSkill(client(server.url), group, vocab, current);
     assert.equal(outcome.rejected.length, 1);
@@ -84,7 +58,7 @@ Deno.test("a synthesizer proposal that does not validate goes back with the reas
 Deno.test("a synthesizer proposal that reproduces no more, or renames the skill, is rejected", async () => {
   const { group, vocab, current, better } = await setup();
   const renamed = JSON.stringify({ ...better, name: "something_else" });
-  const server = fakeServer((_, call) => call === 1 ? JSON.stringify(current.skill) : renamed);
+  const server = fakeOpenAI((_, call) => call === 1 ? JSON.stringify(current.skill) : renamed);
   try {
     const outcome = await proposeSkill(client(server.url), group, vocab, current);
     assert.equal(outcome.accepted, undefined);
@@ -100,8 +74,8 @@ Deno.test("a synthesizer proposal that reproduces no more, or renames the skill,
 Deno.test("synthesizeWithLlm() puts accepted proposals in the library like induced skills", async () => {
   const { traces, linear, full } = await setup();
   // The server answers each request with the induced skill of the name asked for.
-  const server = fakeServer((last) => {
-    const name = /Write the skill (\w+)\(/.exec(last)?.[1];
+  const server = fakeOpenAI((request) => {
+    const name = /Write the skill (\w+)\(/.exec(request.messages.at(-1)!.content)?.[1];
     return JSON.stringify(full.skills.find((s) => s.name === name) ?? {});
   });
   try {

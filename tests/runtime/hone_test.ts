@@ -105,8 +105,9 @@ Deno.test("a failure with no recovery narrows the skill's docstring", async () =
   assert.match(changes[0].detail ?? "", /no corrective plan made "take b1" succeed/);
 });
 
-Deno.test("narrowing with a diagnosis over the parameters excludes that context from the precondition", async () => {
-  const withCheck: SkillInput = {
+/** `take_color` that first checks for a box of the color, failing with `diagnosis` if none. */
+function checkingFirst(diagnosis: string): SkillInput {
+  return {
     ...takeOnly,
     nodes: [
       { id: "has", kind: "check", cond: "exists(x: Box, color(x, c))" },
@@ -115,7 +116,7 @@ Deno.test("narrowing with a diagnosis over the parameters excludes that context 
         kind: "terminal",
         outcome: "failure",
         message: "No box of the color",
-        diagnosis: "not exists(x: Box, color(x, c))",
+        diagnosis,
       },
       ...takeOnly.nodes,
     ],
@@ -126,6 +127,10 @@ Deno.test("narrowing with a diagnosis over the parameters excludes that context 
       ...takeOnly.edges,
     ],
   };
+}
+
+Deno.test("narrowing with a diagnosis over the parameters excludes that context from the precondition", async () => {
+  const withCheck = checkingFirst("not exists(x: Box, color(x, c))");
   const honer = new Honer([SkillSchema.parse(withCheck)], toyVocab);
   await attempt(honer, [{ id: "b1", color: "blue", open: true }]);
   const skill = honer.skills()[0];
@@ -140,27 +145,8 @@ Deno.test("narrowing with a diagnosis over the parameters excludes that context 
 });
 
 Deno.test("a diagnosis the run's own facts contradict does not narrow the precondition", async () => {
-  const wrongDiagnosis: SkillInput = {
-    ...takeOnly,
-    nodes: [
-      { id: "has", kind: "check", cond: "exists(x: Box, color(x, c))" },
-      {
-        id: "none",
-        kind: "terminal",
-        outcome: "failure",
-        message: "No box of the color",
-        // Says the opposite of why the run ends here.
-        diagnosis: "exists(x: Box, color(x, c))",
-      },
-      ...takeOnly.nodes,
-    ],
-    entry: "has",
-    edges: [
-      { from: "has", to: "pick", label: "yes" },
-      { from: "has", to: "none", label: "no" },
-      ...takeOnly.edges,
-    ],
-  };
+  // The diagnosis says the opposite of why the run ends there.
+  const wrongDiagnosis = checkingFirst("exists(x: Box, color(x, c))");
   const honer = new Honer([SkillSchema.parse(wrongDiagnosis)], toyVocab);
   const { result } = await attempt(honer, [{ id: "b1", color: "blue", open: true }]);
   assert.equal(result.diagnosis?.holds, false);

@@ -131,10 +131,15 @@ async function main(): Promise<number> {
   if (traces.length === 0) throw new UsageError(`No traces in ${flags.traces}`);
 
   const llm = await llmClientFrom(flags);
+  let llmSummary: LlmSummary | undefined;
   let inducing = localKit(kit);
   if (llm && (inducing.vocabulary.landmarks ?? []).length === 0) {
     progress(`Asking ${llm.model} (subgoals) which fact changes end a subgoal...`);
     const proposal = await proposeLandmarks(llm, traces, inducing);
+    llmSummary = {
+      ...emptyLlmSummary(llm),
+      ...(proposal.landmarks ? { landmarks: proposal.landmarks } : {}),
+    };
     if (proposal.landmarks) {
       inducing = {
         ...inducing,
@@ -167,6 +172,20 @@ async function main(): Promise<number> {
     });
     compiled = better.compiled;
     const usage = llm.totalUsage();
+    llmSummary = {
+      ...(llmSummary ?? emptyLlmSummary(llm)),
+      calls: usage.calls,
+      cached: usage.cached,
+      prompt_tokens: usage.promptTokens,
+      completion_tokens: usage.completionTokens,
+      synthesizer: better.outcomes.map((o) => ({
+        skill: o.skill,
+        accepted: o.accepted !== undefined,
+        before: o.before.covered,
+        ...(o.accepted ? { after: o.accepted.covered } : {}),
+        segments: o.before.segments,
+      })),
+    };
     progress(
       `  ${usage.calls} LLM calls (${usage.cached} from the cache), ${usage.promptTokens} + ${usage.completionTokens} tokens`,
     );
@@ -183,9 +202,20 @@ async function main(): Promise<number> {
     detail: `induced from ${traces.length} traces (${flags.traces})`,
   });
   const seconds = (performance.now() - started) / 1000;
-  if (flags.json) console.log(JSON.stringify(summaryJson(result, templates, seconds)));
+  if (flags.json) console.log(JSON.stringify(summaryJson(result, templates, seconds, llmSummary)));
   else printSummary(result, templates, seconds, flags.out, version);
   return 0;
+}
+
+function emptyLlmSummary(llm: LlmClient): LlmSummary {
+  return {
+    model: llm.model,
+    calls: 0,
+    cached: 0,
+    prompt_tokens: 0,
+    completion_tokens: 0,
+    synthesizer: [],
+  };
 }
 
 /** A landmark in words: `watered added (water_plant)`. */
@@ -229,8 +259,33 @@ async function builtin(
   });
 }
 
-function summaryJson(result: Induction, templates: TaskTemplate[], seconds: number) {
+/** What the LLM roles did during an induction, for `--json`. */
+interface LlmSummary {
+  model: string;
+  calls: number;
+  cached: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  /** The landmarks the subgoal proposer gave, when it was asked and answered. */
+  landmarks?: LandmarkDecl[];
+  /** Per skill the synthesizer was asked about: accepted or not, coverage before and after. */
+  synthesizer: {
+    skill: string;
+    accepted: boolean;
+    before: number;
+    after?: number;
+    segments: number;
+  }[];
+}
+
+function summaryJson(
+  result: Induction,
+  templates: TaskTemplate[],
+  seconds: number,
+  llm?: LlmSummary,
+) {
   return {
+    ...(llm ? { llm } : {}),
     skills: result.skills.map((s) => ({
       name: s.skill.name,
       params: s.skill.params.map((p) => ({ name: p.name, type: p.type })),

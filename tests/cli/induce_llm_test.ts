@@ -46,6 +46,20 @@ Deno.test("induce --llm accepts the proposals that reproduce more segments, and 
       out.replaceAll(lib, "").replace(/ in [\d.]+ s/g, "");
     assert.equal(table(again.stdout, `${dir}/b`), table(r.stdout, `${dir}/a`));
     assert.match(r.stdout, /water_plant +plant: Plant +\d+ +(\d+) +\d+ +\1 /);
+    // --json says what the roles did.
+    const json = await runCli(
+      "cli/induce.ts",
+      [...args, "--out", `${dir}/c`, "--llm-cache", cache, "--json"],
+      PERMISSIONS,
+    );
+    assert.equal(json.code, 0, json.stderr);
+    const { llm } = JSON.parse(json.stdout);
+    assert.equal(llm.calls, calls);
+    assert.equal(llm.cached, calls);
+    const water = llm.synthesizer.find((x: { skill: string }) => x.skill === "water_plant");
+    assert.equal(water.accepted, true);
+    assert.equal(water.after, water.segments);
+    assert.ok(water.before < water.segments);
     for (const skill of full.skills) {
       const a = await Deno.readTextFile(`${dir}/a/skills/${skill.name}.json`).catch(() => "");
       const b = await Deno.readTextFile(`${dir}/b/skills/${skill.name}.json`).catch(() => "");

@@ -15,7 +15,7 @@ import type { Trace } from "../dsl/trace.ts";
 import { checkExpr } from "../dsl/expr/check.ts";
 import { formatExprError } from "../dsl/expr/errors.ts";
 import { parseExpr } from "../dsl/expr/parse.ts";
-import { type LandmarkDecl, LandmarkDeclSchema, type Vocabulary } from "../dsl/vocabulary.ts";
+import { type LandmarkDecl, LandmarkDeclSchema, own, type Vocabulary } from "../dsl/vocabulary.ts";
 import { formatAtom } from "../dsl/facts.ts";
 import type { EnvironmentKit } from "../runtime/environment.ts";
 import { type GroundedTrace, groundTrace } from "../compiler/ground.ts";
@@ -72,8 +72,8 @@ export function checkLandmarks(
   grounded: readonly GroundedTrace[],
 ): string | undefined {
   for (const [i, l] of landmarks.entries()) {
-    const decl = vocab.predicates[l.pred];
-    if (!decl || !Object.hasOwn(vocab.predicates, l.pred)) {
+    const decl = own(vocab.predicates, l.pred);
+    if (!decl) {
       return `landmark ${i + 1}: "${l.pred}" is no predicate of the vocabulary (${
         Object.keys(vocab.predicates).join(", ")
       })`;

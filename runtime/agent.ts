@@ -640,15 +640,8 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
         // A call already made is a repeated subgoal: its postcondition cannot tell the two apart.
         const skip = planner.skippable(call, made, facts);
         made.add(callKey(call));
-        if (skip) {
-          yield {
-            type: "skip",
-            level: 0,
-            skill: call.skill,
-            args: call.args,
-            condition: skip.condition!,
-          };
-        } else {
+        if (skip) yield skipped(call, skip.condition!);
+        else {
           progressed = true;
           const ok = yield* achieve(call, 0, [], "template");
           if (!ok && !tally.done) {
@@ -677,13 +670,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     const call = plan.calls[i];
     const skip = planner.canSkip(plan, i, facts);
     if (skip) {
-      yield {
-        type: "skip",
-        level: 0,
-        skill: call.skill,
-        args: call.args,
-        condition: skip.condition!,
-      };
+      yield skipped(call, skip.condition!);
       continue;
     }
     const ok = yield* achieve(call, 0, [], "template");
@@ -703,6 +690,11 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
   const result = finish(reason);
   yield { type: "stop", success: result.success, reason };
   return result;
+}
+
+/** The event of a template step skipped because its postcondition holds. */
+function skipped(call: SkillCall, condition: string): AgentEvent {
+  return { type: "skip", level: 0, skill: call.skill, args: call.args, condition };
 }
 
 /** Values that share an atom with one of the call's string arguments. */

@@ -12,7 +12,7 @@
 import type { Expr } from "../dsl/expr/ast.ts";
 import { parseExpr } from "../dsl/expr/parse.ts";
 import type { Atom, AtomArg, FactView, Value } from "../dsl/facts.ts";
-import type { Vocabulary } from "../dsl/vocabulary.ts";
+import { own, type Vocabulary } from "../dsl/vocabulary.ts";
 import type { SkillLibrary } from "./library.ts";
 import type { SkillCall } from "./planner.ts";
 import { postconditionOf } from "./postcondition.ts";
@@ -38,7 +38,7 @@ export function pendingLandmarkCalls(
     const when = parseExpr(landmark.when);
     if (!when.ok || when.value.kind !== "call") continue;
     const positions = argPositions(when.value);
-    const arity = vocab.predicates[landmark.pred]?.params.length;
+    const arity = own(vocab.predicates, landmark.pred)?.params.length;
     if (!positions || [...new Set(positions)].length !== arity) continue;
     if (positions.some((j) => j >= arity)) continue;
     const producers = library.programs().flatMap((program) => {

@@ -15,6 +15,7 @@ import { generateExpertTraces } from "../../runtime/expert_traces.ts";
 import { groundTrace } from "../../compiler/ground.ts";
 import { ActionModel } from "../../runtime/action_model.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
+import type { AgentEvent } from "../../runtime/agent.ts";
 
 const DATA = dataPath("pddl/");
 const DOMAINS = { gripper: 20, blockworld: 10, barman: 20, tyreworld: 10 };
@@ -328,19 +329,31 @@ dataTest(
   },
 );
 
+/**
+ * Skills induced from the expert's plans of a domain's three smallest
+ * problems, evaluated on all its problems (at most 100 actions each).
+ */
+async function induceAndEvaluate(
+  domain: string,
+  onEvent?: (e: AgentEvent) => void,
+) {
+  const kit = await loadEnvironmentKit(`pddl:${domain}`);
+  const traces = await generateExpertTraces(kit, kit.demonstrationTasks!(3));
+  const compiled = compileTraces(traces, kit);
+  const { report } = await evaluate({
+    env: kit.name,
+    createEnv: () => kit.create(),
+    tasks: kit.taskList!({ split: "unseen" }),
+    runner: agentRunner({ kit, ...compiled, maxActions: 100, ...(onEvent ? { onEvent } : {}) }),
+  });
+  return { kit, compiled, report };
+}
+
 dataTest(
   "skills induced from three small gripper problems solve all twenty, reporting progress",
   async () => {
-    const kit = await loadEnvironmentKit("pddl:gripper");
-    const traces = await generateExpertTraces(kit, kit.demonstrationTasks!(3));
-    const compiled = compileTraces(traces, kit);
+    const { compiled, report } = await induceAndEvaluate("gripper");
     assert.deepEqual(compiled.skills.map((s) => s.name), ["achieve_at"]);
-    const { report } = await evaluate({
-      env: kit.name,
-      createEnv: () => kit.create(),
-      tasks: kit.taskList!({ split: "unseen" }),
-      runner: agentRunner({ kit, ...compiled, maxActions: 100 }),
-    });
     assert.equal(report.tasks, 20);
     assert.equal(report.success_rate, 1);
     assert.equal(report.progress_rate, 1);
@@ -360,20 +373,13 @@ dataTest(
     facts.apply(kit.grounder().initial(reset.observation, reset.goal).delta);
     assert.deepEqual(model.unmet(facts, "unstack b3 b1"), ["clear('b3')"]);
     assert.deepEqual(model.unmet(facts, "unstack b2 b3"), []);
-    const traces = await generateExpertTraces(kit, kit.demonstrationTasks!(3));
-    const compiled = compileTraces(traces, kit);
+    const { compiled, report } = await induceAndEvaluate("blockworld");
     assert.deepEqual(compiled.skills.map((s) => s.name), ["achieve_on"]);
     // The demonstrations stacked each block after the one it goes on.
     const loop = compiled.templates[0].program!.nodes.find((n) => n.kind === "loop");
     assert.deepEqual(loop?.kind === "loop" && loop.after, {
       var: "ob_before",
       cond: "goal_on(ob, ob_before)",
-    });
-    const { report } = await evaluate({
-      env: kit.name,
-      createEnv: () => kit.create(),
-      tasks: kit.taskList!({ split: "unseen" }),
-      runner: agentRunner({ kit, ...compiled, maxActions: 100 }),
     });
     assert.equal(report.tasks, 10);
     assert.equal(report.success_rate, 1);
@@ -387,22 +393,9 @@ dataTest(
 dataTest(
   "tyreworld: goals unlike the demonstrated ones (wheels to stow, none to mount) are met from the goal's pending subgoals",
   async () => {
-    const kit = await loadEnvironmentKit("pddl:tyreworld");
-    const traces = await generateExpertTraces(kit, kit.demonstrationTasks!(3));
-    const compiled = compileTraces(traces, kit);
     const events: string[] = [];
-    const { report } = await evaluate({
-      env: kit.name,
-      createEnv: () => kit.create(),
-      tasks: kit.taskList!({ split: "unseen" }),
-      runner: agentRunner({
-        kit,
-        ...compiled,
-        maxActions: 100,
-        onEvent: (e) => {
-          if (e.type === "decide" && e.node === "agenda") events.push(e.text);
-        },
-      }),
+    const { report } = await induceAndEvaluate("tyreworld", (e) => {
+      if (e.type === "decide" && e.node === "agenda") events.push(e.text);
     });
     assert.equal(report.success_rate, 1);
     // p07 asks for two wheels in the boot and one inflated, and no wheel on a hub.

@@ -223,7 +223,8 @@ export function describeProgram(skill: Skill): string {
         parts.push(`${n.action}(${args})`);
       } else if (n.kind === "loop") {
         const body = walk(edges.body, new Set([...stop, id]));
-        parts.push(`for ${n.var} in ${n.over}: [${body.join("; ")}]`);
+        const after = n.after ? ` after each ${n.after.var} where ${n.after.cond}` : "";
+        parts.push(`for ${n.var} in ${n.over}${after}: [${body.join("; ")}]`);
         id = edges.done;
         continue;
       } else if (n.kind === "check") {

@@ -8,6 +8,7 @@ import type { Skill } from "../../dsl/graph/schema.ts";
 import { validateSkill } from "../../dsl/graph/validate.ts";
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
 import { withLoopOrder } from "../../compiler/loop_order.ts";
+import { describeProgram } from "../../compiler/task_program.ts";
 import type { GroundedTrace } from "../../compiler/ground.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
 import { compileSkill } from "../../runtime/program.ts";
@@ -146,6 +147,8 @@ Deno.test("withLoopOrder() learns the precedence the demonstrations show, from t
     var: "p_before",
     cond: "goal_above(p, p_before)",
   });
+  // The one-line summary induce prints says so.
+  assert.match(describeProgram(learned), /after each p_before where goal_above\(p, p_before\): \[/);
   // A demonstration that contradicts every candidate leaves the loop as it was.
   const contrary = withLoopOrder(
     program(),

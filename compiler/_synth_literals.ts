@@ -205,7 +205,16 @@ export function situationMemo<T>(
 
 /** A scope as text, for memo keys (values are atoms, numbers or lists of them). */
 export function scopeKey(scope: Readonly<Record<string, unknown>>): string {
-  return JSON.stringify(Object.entries(scope).sort((a, b) => cmpKey(a[0], b[0])));
+  // Built by hand: this runs for every situation a synthesizer looks at, and
+  // JSON of sorted entries cost more than the lookups it keys.
+  let key = "";
+  for (const name of Object.keys(scope).sort(cmpKey)) {
+    const v = scope[name];
+    key += `${name}\u0001${
+      typeof v === "string" ? `s${v}` : typeof v === "number" ? `n${v}` : JSON.stringify(v)
+    }\u0002`;
+  }
+  return key;
 }
 
 function cmpKey(a: string, b: string): number {

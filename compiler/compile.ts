@@ -13,7 +13,7 @@ import type { EnvironmentKit } from "../runtime/environment.ts";
 import { compileSkills, type SkillLibrary } from "../runtime/library.ts";
 import type { TaskTemplate } from "../runtime/task_template.ts";
 import { learnActionModelFromTraces } from "./action_model_from_traces.ts";
-import { type InduceOptions, induceSkills, type Induction } from "./induce.ts";
+import { type InduceOptions, induceSkills, type Induction, segmentGroups } from "./induce.ts";
 import { learnTemplates } from "./templates.ts";
 import { writeLibrary } from "./write_library.ts";
 
@@ -58,9 +58,12 @@ export function compileTraces(
 ): CompiledLibrary {
   const started = performance.now();
   const { explainTemplates, ...induceOptions } = options;
-  const induction = induceSkills(traces, kit, induceOptions);
+  // Grounded and segmented once, for the skills and the task templates.
+  const segmented = induceOptions.segmented ?? segmentGroups(traces, kit);
+  const induction = induceSkills(traces, kit, { ...induceOptions, segmented });
   const skills = induction.skills.map((s) => s.skill);
   const templates = learnTemplates(traces, kit, {
+    segmented,
     skills: skills.map((s) => s.name),
     ...(explainTemplates ? { explain: explainTemplates } : {}),
   });

@@ -105,3 +105,32 @@ export function groundTrace(trace: Trace, grounder: Grounder): GroundedTrace {
 export function acceptedSteps(g: GroundedTrace): number[] {
   return g.steps.flatMap((s, i) => s.rejected === undefined ? [i] : []);
 }
+
+/**
+ * Makes equal states of grounded traces one object (states are never
+ * modified): a demonstration recorded twice then shares its states, so
+ * whatever induction remembers per state (literals, truths) serves both,
+ * and its segments are recognisably copies (see `copyClasses`).
+ * States are equal when their objects and atoms are, in the same order.
+ *
+ * @example Usage
+ * ```ts ignore
+ * const grounded = shareStates(traces.map((t) => groundTrace(t, kit.grounder())));
+ * ```
+ */
+export function shareStates(grounded: GroundedTrace[]): GroundedTrace[] {
+  const canonical = new Map<string, FactStore>();
+  const keyOf = new Map<FactStore, FactStore>();
+  for (const g of grounded) {
+    g.states = g.states.map((state) => {
+      const known = keyOf.get(state);
+      if (known) return known;
+      const key = JSON.stringify(state.toJSON());
+      const first = canonical.get(key) ?? state;
+      canonical.set(key, first);
+      keyOf.set(state, first);
+      return first;
+    });
+  }
+  return grounded;
+}

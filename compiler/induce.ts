@@ -20,7 +20,7 @@ import { nodeExpressions, type Skill } from "../dsl/graph/schema.ts";
 import { assertVocabulary, type Vocabulary } from "../dsl/vocabulary.ts";
 import type { EnvironmentKit } from "../runtime/environment.ts";
 import { compileSkill, formatIssues, type Program } from "../runtime/program.ts";
-import { groundTrace } from "./ground.ts";
+import { type GroundedTrace, groundTrace, shareStates } from "./ground.ts";
 import { groupSegments, type Segment, type SegmentGroup, segmentTraces } from "./segment.ts";
 import { type Instance, instanceOf, replaySegmentOf } from "./instances.ts";
 import { foldInstance, type LoopPlan, planLoop } from "./operators/loop_fold.ts";
@@ -51,6 +51,8 @@ export interface InduceOptions {
   loopFold?: boolean;
   /** Loops run through their whole list (see `LoopOptions.enumerate`). @default false */
   enumerate?: boolean;
+  /** The traces already grounded and segmented (`segmentGroups`), to do it once. */
+  segmented?: SegmentGroups;
 }
 
 /** One induced skill with its measurements. */
@@ -101,7 +103,8 @@ export function induceSkills(
   options: InduceOptions = {},
 ): Induction {
   const explain = options.explain ?? (() => {});
-  const { segments, groups, vocab: callVocab, unknown } = segmentGroups(traces, kit);
+  const { segments, groups, vocab: callVocab, unknown } = options.segmented ??
+    segmentGroups(traces, kit);
   explain(
     `segmented ${traces.length} traces into ${segments.length} segments, ${groups.length} groups`,
   );
@@ -135,6 +138,8 @@ export interface SegmentGroups {
   vocab: Vocabulary;
   /** Observation texts the grounder did not understand, with their trace. */
   unknown: Induction["unknown"];
+  /** The grounded traces, in input order; equal states are one object (`shareStates`). */
+  grounded: GroundedTrace[];
 }
 
 /**
@@ -142,18 +147,21 @@ export interface SegmentGroups {
  * skill is the dataset any candidate for it (induced or proposed) is
  * measured on.
  */
-export function segmentGroups(traces: readonly Trace[], kit: EnvironmentKit): SegmentGroups {
+export function segmentGroups(
+  traces: readonly Trace[],
+  kit: Pick<EnvironmentKit, "vocabulary" | "grounder">,
+): SegmentGroups {
   const vocab = kit.vocabulary;
   assertVocabulary(vocab);
   const unknown: Induction["unknown"] = [];
-  const grounded = traces.map((t, i) => {
+  const grounded = shareStates(traces.map((t, i) => {
     const g = groundTrace(t, kit.grounder());
     for (const u of g.unknown) unknown.push({ source: t.source ?? `trace ${i + 1}`, ...u });
     return g;
-  });
+  }));
   const flat = segmentTraces(grounded, vocab);
   const nested = nestGroups(flat, groupSegments(flat, vocab), vocab);
-  return { ...nested, unknown };
+  return { ...nested, unknown, grounded };
 }
 
 /** Segments of a group synthesis starts from; the rest are checked against the result. */
@@ -161,11 +169,11 @@ const SAMPLE_SEGMENTS = 32;
 
 /**
  * Induces the skill of a large group from a sample, so induction time
- * stops growing with copies of segments already understood: a skill is
- * induced from {@linkcode SAMPLE_SEGMENTS} segments spread over the group,
- * every other segment is replayed against it, and only those it does not
- * reproduce join the sample for a second induction. The result is measured
- * on the whole group; `skipped` counts the segments synthesis never saw.
+ * stops growing with segments already understood: a skill is induced from
+ * {@linkcode SAMPLE_SEGMENTS} segments spread over the group, every other
+ * segment is replayed against it, and only those it does not reproduce
+ * join the sample for a second induction. The result is measured on the
+ * whole group; `skipped` counts the segments synthesis never saw.
  */
 export function induceSampled(
   group: SegmentGroup,
@@ -173,6 +181,7 @@ export function induceSampled(
   options: InduceOptions = {},
 ): InducedSkill {
   const n = group.segments.length;
+  markCopies(group.segments);
   if (n <= SAMPLE_SEGMENTS * 1.5) return induceBest(group, vocab, options);
   const chosen = new Set(
     Array.from({ length: SAMPLE_SEGMENTS }, (_, i) => Math.floor(i * n / SAMPLE_SEGMENTS)),
@@ -180,19 +189,19 @@ export function induceSampled(
   const sample = group.segments.filter((_, i) => chosen.has(i));
   const rest = group.segments.filter((_, i) => !chosen.has(i));
   const lambda = options.lambda ?? 0.05;
-  let induced = induceBest({ ...group, segments: sample }, vocab, options);
+  let induced = induceBest(partOf(group, sample), vocab, options);
   const compiled = compileSkill(induced.skill, vocab);
   const missed = rest.filter((s, i) => {
     if (!compiled.ok) return true;
     const inst = instanceOf(s, i, vocab);
-    return !replaySegment(compiled.value, inst.args, replaySegmentOf(inst)).ok;
+    return !replayed(compiled.value, inst).ok;
   });
   let used = sample.length;
   if (missed.length > 0) {
     // The segments the sample's skill misses, spread over the group.
     const every = Math.ceil(missed.length / SAMPLE_SEGMENTS);
     const extra = missed.filter((_, i) => i % every === 0);
-    induced = induceBest({ ...group, segments: [...sample, ...extra] }, vocab, options);
+    induced = induceBest(partOf(group, [...sample, ...extra]), vocab, options);
     used += extra.length;
   }
   const whole = measure(induced.skill, group, vocab, lambda);
@@ -202,6 +211,43 @@ export function induceSampled(
     } skipped (the skill reproduces ${whole.covered} of ${n})`,
   );
   return { ...whole, skipped: n - used };
+}
+
+/** Some segments of a group, knowing how many the group has (for the skill's summary). */
+interface PartOfGroup extends SegmentGroup {
+  of: number;
+}
+
+function partOf(group: SegmentGroup, segments: Segment[]): PartOfGroup {
+  return { ...group, segments, of: group.segments.length };
+}
+
+/**
+ * For each segment, the position of the first segment it is a copy of
+ * (its own when it is none): a copy has the same parameter values,
+ * accepted actions and state objects (shared by `shareStates`), so every
+ * program replays it exactly as the original. Induction replays each class
+ * of copies once.
+ */
+export function copyClasses(segments: readonly Segment[]): number[] {
+  const ids = new Map<object, number>();
+  const idOf = (state: object) => {
+    let id = ids.get(state);
+    if (id === undefined) ids.set(state, id = ids.size);
+    return id;
+  };
+  const first = new Map<string, number>();
+  return segments.map((s, i) => {
+    const key = JSON.stringify([
+      s.params.map((p) => [p.name, p.value]),
+      s.steps.map((k) => s.trace.trace.steps[k].action),
+      [...s.steps, s.end].map((k) => idOf(s.trace.states[k])),
+    ]);
+    const known = first.get(key);
+    if (known !== undefined) return known;
+    first.set(key, i);
+    return i;
+  });
 }
 
 function segmentSource(s: SegmentGroup["segments"][number]): string {
@@ -241,7 +287,12 @@ export function induceGroup(
   const explain = (line: string) => options.explain?.(`[${group.name}] ${line}`);
   const lambda = options.lambda ?? 0.05;
   const paramTypes = Object.fromEntries(group.params.map((p) => [p.name, p.type]));
+  markCopies(group.segments);
   let instances = group.segments.map((s, i) => instanceOf(s, i, vocab));
+  const copies = group.segments.filter((s) => originals.get(s) !== s).length;
+  if (copies > 0) {
+    explain(`${copies} of ${group.segments.length} segments copy others: each replayed once`);
+  }
   const loopOptions = { enumerate: options.enumerate ?? false };
   const plan = options.loopFold === false
     ? undefined
@@ -258,22 +309,27 @@ export function induceGroup(
       inst.segment.start + 1
     }-${inst.segment.end}`;
 
-  // Stage 1: a local expert per segment.
-  const local = instances.map((inst) => {
+  // Stage 1: local experts, in segment order until one reproduces its
+  // segment: consolidation starts from that one alone, so lifting the rest
+  // would cost a synthesis per segment for nothing.
+  let start: { inst: Instance; built: Built } | undefined;
+  for (const inst of instances) {
     const built = build(group, [inst], plan, paramTypes, vocab);
-    const ok = built.program
-      ? replaySegment(built.program, inst.args, replaySegmentOf(inst)).ok
-      : false;
+    const ok = built.program ? replayed(built.program, inst).ok : false;
     explain(
       `local expert of ${label(inst)}: ${built.size} size, ${
         ok ? "consistent" : `inconsistent (${built.error ?? "replay failed"})`
       }`,
     );
-    return { inst, built, ok };
-  });
+    start ??= { inst, built };
+    if (ok) {
+      start = { inst, built };
+      break;
+    }
+  }
+  if (!start) throw new Error(`[${group.name}] a group without segments`);
 
   // Stage 2: consolidate, hardest segment first.
-  const start = local.find((l) => l.ok) ?? local[0];
   let members: Instance[] = [start.inst];
   let current = start.built;
   let covered = coverage(current.program, instances);
@@ -374,6 +430,7 @@ export function induceLinear(
   options: InduceOptions = {},
 ): InducedSkill {
   const paramTypes = Object.fromEntries(group.params.map((p) => [p.name, p.type]));
+  markCopies(group.segments);
   const instances = group.segments.map((s, i) => instanceOf(s, i, vocab));
   let best: { built: Built; covered: number } | undefined;
   for (const inst of instances) {
@@ -415,7 +472,9 @@ function build(
     doc: {
       summary: `${
         group.post ? `Achieve ${group.post}` : `Solve a ${group.name} task`
-      }; induced from ${instances.length} of ${group.segments.length} segments.`,
+      }; induced from ${instances.length} of ${
+        (group as PartOfGroup).of ?? group.segments.length
+      } segments.`,
       ...(group.post !== undefined ? { post: group.post } : {}),
     },
     body,
@@ -436,14 +495,56 @@ function build(
 function coverage(program: Program | undefined, instances: readonly Instance[]): Set<number> {
   const out = new Set<number>();
   if (!program) return out;
-  for (const inst of instances) {
-    if (replaySegment(program, inst.args, replaySegmentOf(inst)).ok) out.add(inst.id);
-  }
+  for (const inst of instances) if (replayed(program, inst).ok) out.add(inst.id);
   return out;
 }
 
 function regionOf(program: Program | undefined, inst: Instance): number {
-  return program ? regionSize(program, inst.args, replaySegmentOf(inst)) : 0;
+  return program ? replayed(program, inst).region : 0;
+}
+
+/** The segment each segment is a copy of (see {@linkcode copyClasses}). */
+const originals = new WeakMap<Segment, Segment>();
+
+function markCopies(segments: readonly Segment[]): void {
+  const classes = copyClasses(segments);
+  segments.forEach((s, i) => {
+    if (!originals.has(s)) originals.set(s, segments[classes[i]]);
+  });
+}
+
+/** A program's replay of a segment and its consistency region. */
+interface Replayed {
+  ok: boolean;
+  reason?: string;
+  readonly region: number;
+}
+
+const replays = new WeakMap<Program, Map<Segment, Replayed>>();
+
+/**
+ * How `program` replays an instance's segment, computed once per program
+ * and class of copies (the region only when asked for).
+ */
+function replayed(program: Program, inst: Instance): Replayed {
+  let byProgram = replays.get(program);
+  if (!byProgram) replays.set(program, byProgram = new Map());
+  const key = originals.get(inst.segment) ?? inst.segment;
+  let r = byProgram.get(key);
+  if (!r) {
+    const segment = replaySegmentOf(inst);
+    const { ok, reason } = replaySegment(program, inst.args, segment);
+    let region: number | undefined;
+    r = {
+      ok,
+      ...(reason !== undefined ? { reason } : {}),
+      get region() {
+        return region ??= regionSize(program, inst.args, segment);
+      },
+    };
+    byProgram.set(key, r);
+  }
+  return r;
 }
 
 /** Measures a skill on its group: coverage, region, size and MDL score. */
@@ -454,16 +555,16 @@ export function measure(
   lambda: number,
 ): InducedSkill {
   const compiled = compileSkill(skill, vocab);
+  markCopies(group.segments);
   const instances = group.segments.map((s, i) => instanceOf(s, i, vocab));
   const uncovered: InducedSkill["uncovered"] = [];
   let covered = 0;
   let region = 0;
   let states = 0;
   for (const inst of instances) {
-    const segment = replaySegmentOf(inst);
-    states += segment.actions.length;
+    states += inst.segment.steps.length;
     if (!compiled.ok) continue;
-    const r = replaySegment(compiled.value, inst.args, segment);
+    const r = replayed(compiled.value, inst);
     if (r.ok) covered++;
     else {
       uncovered.push({
@@ -471,7 +572,7 @@ export function measure(
         reason: r.reason ?? "inconsistent",
       });
     }
-    region += regionSize(compiled.value, inst.args, segment);
+    region += r.region;
   }
   const size = skillSize(skill);
   return {

@@ -21,11 +21,11 @@ import { isObjectType, type Vocabulary } from "../dsl/vocabulary.ts";
 import type { EnvironmentKit } from "../runtime/environment.ts";
 import type { TaskTemplate, TemplateArg, TemplateStep } from "../runtime/task_template.ts";
 import { valueDomainVocabulary, withValueDomains } from "../runtime/value_domains.ts";
-import { type GroundedTrace, groundTrace } from "./ground.ts";
+import type { GroundedTrace } from "./ground.ts";
+import { type SegmentGroups, segmentGroups } from "./induce.ts";
 import { induceTaskProgram } from "./task_program.ts";
 import type { SkillHead } from "./skill_action.ts";
-import { nestGroups } from "./nest.ts";
-import { groupSegments, type Segment, segmentTraces } from "./segment.ts";
+import type { Segment } from "./segment.ts";
 import { synthesizeBinding } from "./bind.ts";
 
 /** Options of {@linkcode learnTemplates}. */
@@ -40,6 +40,8 @@ export interface LearnTemplatesOptions {
   explain?: (line: string) => void;
   /** Induce a task program per type (see `task_program.ts`). @default true */
   programs?: boolean;
+  /** The traces already grounded and segmented (`segmentGroups`), to do it once. */
+  segmented?: Pick<SegmentGroups, "segments" | "groups" | "grounded">;
 }
 
 /** One demonstration reduced to what templates need. */
@@ -74,9 +76,7 @@ export function learnTemplates(
   const vocab = kit.vocabulary;
   const explain = options.explain ?? (() => {});
   const allowed = options.skills ? new Set(options.skills) : undefined;
-  const grounded = traces.map((t) => groundTrace(t, kit.grounder()));
-  const flat = segmentTraces(grounded, vocab);
-  const { segments, groups } = nestGroups(flat, groupSegments(flat, vocab), vocab);
+  const { segments, groups, grounded } = options.segmented ?? segmentGroups(traces, kit);
   const skillOf = new Map<Segment, string>();
   const heads: SkillHead[] = [];
   for (const group of groups) {

@@ -50,16 +50,29 @@ export function intFlag(
 export const MAX_COUNT = 100_000;
 
 /**
- * Runs a command's main function: a {@linkcode UsageError} or an input error
- * prints `<command>: <message>` to stderr and exits 2; other errors exit 1.
+ * Runs a command's main function on `args` and resolves to its exit code:
+ * a {@linkcode UsageError} or an input error prints `<command>: <message>`
+ * to stderr and gives 2; other errors give 1.
  */
-export async function runMain(command: string, main: () => Promise<number>): Promise<void> {
+export async function runCommand(
+  command: string,
+  main: (args: string[]) => Promise<number>,
+  args: string[],
+): Promise<number> {
   try {
-    Deno.exitCode = await main();
+    return await main(args);
   } catch (e) {
     const known = e instanceof UsageError || e instanceof InputFileError;
     console.error(`${command}: ${e instanceof Error ? e.message : String(e)}`);
     if (known) console.error(`Try "deno task ${command} --help".`);
-    Deno.exitCode = known ? 2 : 1;
+    return known ? 2 : 1;
   }
+}
+
+/** Runs a command's main function on the process's arguments and sets its exit code. */
+export async function runMain(
+  command: string,
+  main: (args: string[]) => Promise<number>,
+): Promise<void> {
+  Deno.exitCode = await runCommand(command, main, Deno.args);
 }

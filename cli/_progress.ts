@@ -1,7 +1,8 @@
 /**
  * A progress bar on stderr: redrawn in place on a terminal; otherwise one
  * line at the end (and per tenth of the work for 100 episodes or more), so
- * logs stay short.
+ * logs stay short. Lines go through `console.error`, in-place redraws
+ * straight to the terminal.
  *
  * @module
  */
@@ -47,7 +48,7 @@ export class ProgressBar {
     const due = done === this.#total || (this.#total >= 100 && done > 0);
     if (due && tenth !== this.#lastTenth) {
       this.#lastTenth = tenth;
-      this.#write(`${line}\n`);
+      console.error(line);
     }
   }
 

@@ -117,8 +117,9 @@ interface EnvResult {
 /** Episodes of the throughput run by default. */
 const THROUGHPUT_EPISODES = 1000;
 
-async function main(): Promise<number> {
-  const flags = parseFlags(Deno.args, {
+/** The `bench` command on its arguments; resolves to its exit code (see `runCommand`). */
+export async function main(args: string[]): Promise<number> {
+  const flags = parseFlags(args, {
     env: { type: "string" },
     data: { type: "string" },
     out: { type: "string" },
@@ -171,7 +172,7 @@ async function main(): Promise<number> {
   const json = {
     date: new Date().toISOString(),
     deno: Deno.version.deno,
-    command: `deno task bench ${Deno.args.join(" ")}`.trim(),
+    command: `deno task bench ${args.join(" ")}`.trim(),
     peak_memory_mib: Math.round(memory.mib),
     environments: results,
   };

@@ -74,8 +74,9 @@ async function demonstrations(kit: EnvironmentKit): Promise<{ traces: Trace[]; w
   };
 }
 
-async function main(): Promise<number> {
-  const flags = parseFlags(Deno.args, {
+/** The `demo` command on its arguments; resolves to its exit code (see `runCommand`). */
+export async function main(args: string[]): Promise<number> {
+  const flags = parseFlags(args, {
     env: { type: "string" },
     n: { type: "string" },
     seed: { type: "string" },

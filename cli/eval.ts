@@ -106,8 +106,9 @@ Example:
   deno task induce --env textcraft --traces builtin --out out/tc
   deno task eval --env textcraft --lib out/tc --n 30`;
 
-async function main(): Promise<number> {
-  const flags = parseFlags(Deno.args, {
+/** The `eval` command on its arguments; resolves to its exit code (see `runCommand`). */
+export async function main(args: string[]): Promise<number> {
+  const flags = parseFlags(args, {
     env: { type: "string" },
     lib: { type: "string" },
     traces: { type: "string" },

@@ -78,8 +78,9 @@ Example:
   deno task induce --env alfworld \\
     --traces ../shared/data/alfworld/react_demos_2per_type.json --out out/alfworld`;
 
-async function main(): Promise<number> {
-  const flags = parseFlags(Deno.args, {
+/** The `induce` command on its arguments; resolves to its exit code (see `runCommand`). */
+export async function main(args: string[]): Promise<number> {
+  const flags = parseFlags(args, {
     env: { type: "string" },
     traces: { type: "string" },
     out: { type: "string" },

@@ -32,8 +32,9 @@ Exit codes: 0 written, 2 bad usage or no valid library at --lib.
 Example:
   deno task package --env textcraft --lib kv:out/textcraft.sqlite --out out/textcraft-package`;
 
-async function main(): Promise<number> {
-  const flags = parseFlags(Deno.args, {
+/** The `package` command on its arguments; resolves to its exit code (see `runCommand`). */
+export async function main(args: string[]): Promise<number> {
+  const flags = parseFlags(args, {
     env: { type: "string" },
     lib: { type: "string" },
     out: { type: "string" },

@@ -52,8 +52,9 @@ function indent(text: string): string {
   return text.replace(/\n/g, "\n            ");
 }
 
-async function main(): Promise<number> {
-  const flags = parseFlags(Deno.args, {
+/** The `replay` command on its arguments; resolves to its exit code (see `runCommand`). */
+export async function main(args: string[]): Promise<number> {
+  const flags = parseFlags(args, {
     env: { type: "string" },
     transcripts: { type: "string", multiple: true },
     json: { type: "boolean" },

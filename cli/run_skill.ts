@@ -75,8 +75,9 @@ Examples:
   deno task run-skill --env textcraft --lib out/textcraft --task 4 --depth 2
   deno task run-skill --env examples/garden/kit.ts --list-tasks --n 3`;
 
-async function main(): Promise<number> {
-  const flags = parseFlags(Deno.args, {
+/** The `run-skill` command on its arguments; resolves to its exit code (see `runCommand`). */
+export async function main(argv: string[]): Promise<number> {
+  const flags = parseFlags(argv, {
     env: { type: "string" },
     skill: { type: "string" },
     lib: { type: "string" },

@@ -29,8 +29,9 @@ Exit codes: 0 stopped by Ctrl-C, 1 the server failed, 2 bad usage.
 Example:
   deno task serve --env textcraft --port 36001`;
 
-async function main(): Promise<number> {
-  const flags = parseFlags(Deno.args, {
+/** The `serve` command on its arguments; resolves to its exit code (see `runCommand`). */
+export async function main(args: string[]): Promise<number> {
+  const flags = parseFlags(args, {
     env: { type: "string" },
     port: { type: "string" },
     hostname: { type: "string" },

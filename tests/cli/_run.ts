@@ -1,4 +1,8 @@
-// Runs a CLI script of the project in a subprocess, as a user would.
+// Runs a CLI script of the project as a user would: its main function
+// in-process with its output captured (the command's code is the same; a
+// subprocess per call cost most of the suite's time), or in a subprocess
+// with the permissions of its task where that is what a test proves.
+import { runCommand } from "../../cli/_cli.ts";
 
 /** The project root. */
 export const root: URL = new URL("../../", import.meta.url);
@@ -10,8 +14,43 @@ export interface CliOutput {
   stderr: string;
 }
 
-/** Runs `deno run <permissions> <script> <args>` with colours off. */
-export async function runCli(
+/** One in-process run at a time: output is captured by replacing `console`. */
+let queue: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs `cli/<script>`'s `main` on `args` in this process, capturing what it
+ * prints through `console` (stdout: `log`, `info`; stderr: `error`, `warn`).
+ */
+export function runCli(script: string, args: string[]): Promise<CliOutput> {
+  const run = queue.then(() => runInProcess(script, args));
+  queue = run.catch(() => {});
+  return run;
+}
+
+async function runInProcess(script: string, args: string[]): Promise<CliOutput> {
+  const mod = await import(new URL(script, root).href);
+  if (typeof mod.main !== "function") throw new Error(`${script} exports no main`);
+  const command = script.replace(/^.*\//, "").replace(/\.ts$/, "").replaceAll("_", "-");
+  const out: string[] = [];
+  const err: string[] = [];
+  const text = (parts: unknown[]) =>
+    parts.map((p) => typeof p === "string" ? p : Deno.inspect(p, { colors: false })).join(" ") +
+    "\n";
+  const saved = { log: console.log, info: console.info, error: console.error, warn: console.warn };
+  console.log = (...p: unknown[]) => out.push(text(p));
+  console.info = console.log;
+  console.error = (...p: unknown[]) => err.push(text(p));
+  console.warn = console.error;
+  try {
+    const code = await runCommand(command, mod.main, args);
+    return { code, stdout: out.join(""), stderr: err.join("") };
+  } finally {
+    Object.assign(console, saved);
+  }
+}
+
+/** Runs `deno run <permissions> <script> <args>` in a subprocess with colours off. */
+export async function runCliProcess(
   script: string,
   args: string[],
   permissions: string[] = ["--allow-read", "--allow-write"],

@@ -2,8 +2,7 @@ import assert from "node:assert/strict";
 import { dataPath, dataTest } from "../_data.ts";
 import { type CliOutput, runCli } from "./_run.ts";
 
-const bench = (args: string[]): Promise<CliOutput> =>
-  runCli("cli/bench.ts", args, ["--allow-read", "--allow-write", "--allow-env"]);
+const bench = (args: string[]): Promise<CliOutput> => runCli("cli/bench.ts", args);
 
 dataTest("bench writes a markdown table and JSON with throughput and induction time", async () => {
   const out = await Deno.makeTempDir();

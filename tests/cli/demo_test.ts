@@ -1,8 +1,5 @@
 import assert from "node:assert/strict";
-import { type CliOutput, runCli as run } from "./_run.ts";
-
-const runCli = (script: string, args: string[]): Promise<CliOutput> =>
-  run(script, args, ["--allow-read", "--allow-write", "--allow-net=127.0.0.1", "--allow-env"]);
+import { runCli, runCliProcess } from "./_run.ts";
 
 /** The rows of the first markdown table after `heading`: variant -> cells. */
 function tableRows(text: string, heading: RegExp): Map<string, string[]> {
@@ -21,7 +18,8 @@ function tableRows(text: string, heading: RegExp): Map<string, string[]> {
 }
 
 Deno.test("demo induces from built-in demonstrations and compares the variants on unseen tasks", async () => {
-  const r = await runCli("cli/demo.ts", ["--n", "9"]);
+  // In a subprocess with the permissions of `deno task demo`, as the README runs it.
+  const r = await runCliProcess("cli/demo.ts", ["--n", "9"], ["--allow-read", "--allow-write"]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /== 1\. Demonstrations ==\nThe expert solved 20 demonstration tasks/);
   assert.match(r.stdout, /== 2\. Induction ==/);

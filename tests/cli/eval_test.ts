@@ -5,13 +5,7 @@ import { serveEnvironment } from "../../environments/remote/mod.ts";
 import { generateExpertTraces } from "../../runtime/expert_traces.ts";
 import { type CliOutput, runCli } from "./_run.ts";
 
-const evalCli = (args: string[]): Promise<CliOutput> =>
-  runCli("cli/eval.ts", args, [
-    "--allow-read",
-    "--allow-write",
-    "--allow-net=127.0.0.1",
-    "--allow-env",
-  ]);
+const evalCli = (args: string[]): Promise<CliOutput> => runCli("cli/eval.ts", args);
 
 async function tempTasks(lines: string[]): Promise<string> {
   const path = await Deno.makeTempFile({ suffix: ".jsonl" });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { runCli } from "./_run.ts";
+import { runCliProcess } from "./_run.ts";
 
 const COMMANDS = [
   "demo",
@@ -14,7 +14,7 @@ const COMMANDS = [
 
 Deno.test("every command's --help documents its exit codes, and --help exits 0", async () => {
   const runs = await Promise.all(
-    COMMANDS.map((c) => runCli(`cli/${c}.ts`, ["--help"], ["--allow-read", "--allow-env"])),
+    COMMANDS.map((c) => runCliProcess(`cli/${c}.ts`, ["--help"], ["--allow-read", "--allow-env"])),
   );
   for (const [i, r] of runs.entries()) {
     assert.equal(r.code, 0, `${COMMANDS[i]}: ${r.stderr}`);

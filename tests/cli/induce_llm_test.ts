@@ -8,7 +8,6 @@ import { compileTraces } from "../../compiler/compile.ts";
 import { fakeOpenAI } from "../llm/_server.ts";
 
 const GARDEN = new URL("examples/garden/kit.ts", root).pathname;
-const PERMISSIONS = ["--allow-read", "--allow-write", "--allow-env", "--allow-net=127.0.0.1"];
 
 Deno.test("induce --llm accepts the proposals that reproduce more segments, and --llm-cache replays them", async () => {
   // The server proposes the skill full induction finds for the name asked for.
@@ -25,7 +24,6 @@ Deno.test("induce --llm accepts the proposals that reproduce more segments, and 
     const r = await runCli(
       "cli/induce.ts",
       [...args, "--out", `${dir}/a`, "--llm", url, "--model", "m", "--llm-cache", cache],
-      PERMISSIONS,
     );
     assert.equal(r.code, 0, r.stderr);
     const calls = server.calls;
@@ -37,7 +35,6 @@ Deno.test("induce --llm accepts the proposals that reproduce more segments, and 
     const again = await runCli(
       "cli/induce.ts",
       [...args, "--out", `${dir}/b`, "--llm-cache", cache],
-      PERMISSIONS,
     );
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stderr, new RegExp(`${calls} LLM calls \\(${calls} from the cache\\)`));
@@ -50,7 +47,6 @@ Deno.test("induce --llm accepts the proposals that reproduce more segments, and 
     const json = await runCli(
       "cli/induce.ts",
       [...args, "--out", `${dir}/c`, "--llm-cache", cache, "--json"],
-      PERMISSIONS,
     );
     assert.equal(json.code, 0, json.stderr);
     const { llm } = JSON.parse(json.stdout);
@@ -81,7 +77,7 @@ Deno.test("induce names a malformed --llm and a --model without a server", async
     "/tmp/never",
     "--llm",
     "nope",
-  ], PERMISSIONS);
+  ]);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--llm must be an http\(s\) URL, got "nope"/);
 });
@@ -115,7 +111,7 @@ export default { ...gardenKit, vocabulary: { ...gardenKit.vocabulary, landmarks:
       url,
       "--model",
       "m",
-    ], PERMISSIONS);
+    ]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(
       r.stderr,

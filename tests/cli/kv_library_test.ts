@@ -1,13 +1,11 @@
 import assert from "node:assert/strict";
 import { runCli } from "./_run.ts";
 
-const all = ["--allow-read", "--allow-write", "--allow-env", "--allow-net"];
 /** `induce --env textcraft --traces builtin --out <lib>`, plus `extra`. */
 const induceInto = (lib: string, extra: string[] = []) =>
   runCli(
     "cli/induce.ts",
     ["--env", "textcraft", "--traces", "builtin", "--out", lib, ...extra],
-    all,
   );
 
 Deno.test("a Deno KV library: induce writes it, eval --hone runs on it, package makes its JSR package", async () => {
@@ -28,7 +26,7 @@ Deno.test("a Deno KV library: induce writes it, eval --hone runs on it, package 
       "--depths",
       "2",
       "--hone",
-    ], all);
+    ]);
     assert.equal(evaluated.code, 0, evaluated.stderr);
     assert.match(evaluated.stdout, /success/i);
     assert.match(
@@ -46,7 +44,7 @@ Deno.test("a Deno KV library: induce writes it, eval --hone runs on it, package 
       out,
       "--name",
       "@me/crafting",
-    ], all);
+    ]);
     assert.equal(packaged.code, 0, packaged.stderr);
     assert.match(packaged.stdout, /Wrote the package of kv:.* version \d+ \(1 skills\)/);
     const config = JSON.parse(await Deno.readTextFile(`${out}/deno.json`));
@@ -81,11 +79,11 @@ Deno.test("package names a missing library and bad flags with exit 2", async () 
     [["--env", "textcraft", "--lib", "/no/such/lib", "--out", "y"], /directory does not exist/],
   ];
   for (const [args, message] of cases) {
-    const r = await runCli("cli/package.ts", args, all);
+    const r = await runCli("cli/package.ts", args);
     assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
     assert.match(r.stderr, message);
   }
-  const help = await runCli("cli/package.ts", ["--help"], all);
+  const help = await runCli("cli/package.ts", ["--help"]);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /Usage: deno task package/);
 });

@@ -98,7 +98,6 @@ Deno.test("eval against a served plugin gives the same results as in-process", a
       runCli(
         "cli/eval.ts",
         ["--env", env, "--lib", `${out}/lib`, "--n", "6", "--json"],
-        ["--allow-read", "--allow-write", "--allow-net=127.0.0.1"],
       );
     const local = await evalOn(PLUGIN);
     const remote = await evalOn(`agentgym:${PLUGIN}@${server.url}`);

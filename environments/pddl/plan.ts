@@ -214,7 +214,14 @@ class BucketQueue<T> {
 /** The actions indexed for the heuristic: by precondition fact. */
 interface Index {
   actions: readonly Ground[];
-  byPre: Map<Fact, number[]>;
+  /** Facts by number, and their numbers. */
+  facts: Fact[];
+  ids: Map<Fact, number>;
+  /** Distinct preconditions per action, and the actions each fact is one of. */
+  preCount: Int32Array;
+  byPre: number[][];
+  /** Each action's add effects, by fact number. */
+  adds: Int32Array[];
   /** Actions without preconditions. */
   free: number[];
 }
@@ -224,17 +231,28 @@ const indexes = new WeakMap<readonly Ground[], Index>();
 function indexOf(actions: readonly Ground[]): Index {
   let index = indexes.get(actions);
   if (!index) {
-    const byPre = new Map<Fact, number[]>();
+    const facts: Fact[] = [];
+    const ids = new Map<Fact, number>();
+    const byPre: number[][] = [];
+    const id = (f: Fact) => {
+      let n = ids.get(f);
+      if (n === undefined) {
+        ids.set(f, n = facts.length);
+        facts.push(f);
+        byPre.push([]);
+      }
+      return n;
+    };
     const free: number[] = [];
+    const preCount = new Int32Array(actions.length);
+    const adds = actions.map((a) => Int32Array.from(a.add, id));
     actions.forEach((a, i) => {
       if (a.pre.length === 0) free.push(i);
-      for (const p of new Set(a.pre)) {
-        let list = byPre.get(p);
-        if (!list) byPre.set(p, list = []);
-        list.push(i);
-      }
+      const distinct = new Set(a.pre);
+      preCount[i] = distinct.size;
+      for (const p of distinct) byPre[id(p)].push(i);
     });
-    index = { actions, byPre, free };
+    index = { actions, facts, ids, preCount, byPre, adds, free };
     indexes.set(actions, index);
   }
   return index;
@@ -244,59 +262,65 @@ function indexOf(actions: readonly Ground[]): Index {
  * h_FF of a state, and the facts its relaxed plan achieves (the goals and
  * the plan's preconditions not yet true): an applicable action adding one
  * is helpful. h_add is computed by a generalised Dijkstra: an action fires
- * when its last precondition gets a cost.
+ * when its last precondition gets a cost. Called once per search state, so
+ * facts are numbers and the tables typed arrays.
  */
 function heuristic(
   actions: readonly Ground[],
   state: ReadonlySet<Fact>,
   goal: readonly Fact[],
 ): { h: number; needed: Set<Fact> } {
-  const { byPre, free } = indexOf(actions);
-  const cost = new Map<Fact, number>();
-  const support = new Map<Fact, Ground>();
-  const missing = actions.map((a) => new Set(a.pre).size);
-  const sum = new Array<number>(actions.length).fill(0);
-  const heap = new MinHeap<Fact>();
+  const { facts, ids, byPre, free, preCount, adds } = indexOf(actions);
+  const cost = new Float64Array(facts.length).fill(Infinity);
+  const support = new Int32Array(facts.length).fill(-1);
+  const done = new Uint8Array(facts.length);
+  const missing = preCount.slice();
+  const sum = new Float64Array(actions.length);
+  const heap = new MinHeap<number>();
   for (const f of state) {
-    cost.set(f, 0);
-    heap.push(0, f);
+    const n = ids.get(f);
+    if (n === undefined) continue;
+    cost[n] = 0;
+    heap.push(0, n);
   }
   const fire = (i: number) => {
-    const a = actions[i];
     const c = sum[i] + 1;
-    for (const f of a.add) {
-      const old = cost.get(f);
-      if (old === undefined || c < old) {
-        cost.set(f, c);
-        support.set(f, a);
+    for (const f of adds[i]) {
+      if (c < cost[f]) {
+        cost[f] = c;
+        support[f] = i;
         heap.push(c, f);
       }
     }
   };
   for (const i of free) fire(i);
-  const done = new Set<Fact>();
   while (heap.size > 0) {
     const [c, f] = heap.pop()!;
-    if (done.has(f) || c !== cost.get(f)) continue;
-    done.add(f);
-    for (const i of byPre.get(f) ?? []) {
+    if (done[f] || c !== cost[f]) continue;
+    done[f] = 1;
+    for (const i of byPre[f]) {
       sum[i] += c;
       if (--missing[i] === 0) fire(i);
     }
   }
-  if (goal.some((g) => !cost.has(g))) return { h: Infinity, needed: new Set() };
+  const costOf = (g: Fact) => {
+    const n = ids.get(g);
+    return n === undefined ? (state.has(g) ? 0 : Infinity) : cost[n];
+  };
+  if (goal.some((g) => costOf(g) === Infinity)) return { h: Infinity, needed: new Set() };
   // The relaxed plan: best supporters from the goals back.
-  const plan = new Set<Ground>();
+  const plan = new Set<number>();
   const needed = new Set<Fact>();
   const stack = goal.filter((g) => !state.has(g));
   while (stack.length > 0) {
     const f = stack.pop()!;
     if (needed.has(f)) continue;
     needed.add(f);
-    const a = support.get(f);
-    if (!a || plan.has(a)) continue;
+    const n = ids.get(f);
+    const a = n === undefined ? -1 : support[n];
+    if (a < 0 || plan.has(a)) continue;
     plan.add(a);
-    for (const p of a.pre) if (!state.has(p)) stack.push(p);
+    for (const p of actions[a].pre) if (!state.has(p)) stack.push(p);
   }
   return { h: plan.size, needed };
 }

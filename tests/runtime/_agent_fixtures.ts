@@ -1,30 +1,25 @@
 /**
- * Libraries the planner and agent tests share, induced once per test file:
+ * Libraries the planner and agent tests share, checked in as fixtures
+ * (`tests/fixtures/`, equal to what induction gives: `fixtures_test.ts`):
  * ALFWorld skills from the ReAct demonstrations, and TextCraft skills from
- * depth-1 expert traces on the full recipe set; plus a small hand-written
- * ALFWorld library for tests that need no induction.
+ * expert traces on the full recipe set; plus a small hand-written ALFWorld
+ * library for tests that need no induction.
  *
  * @module
  */
-import { dataPath } from "../_data.ts";
 import { readTraces } from "../../compiler/trace_io.ts";
-import { compileTraces } from "../../compiler/compile.ts";
 import type { ActionModel } from "../../runtime/action_model.ts";
 import { alfworldKit } from "../../environments/alfworld/mod.ts";
-import { textcraftKit } from "../../environments/textcraft/kit.ts";
 import type { AgentEvent, AgentResult } from "../../runtime/agent.ts";
-import type { EnvironmentKit } from "../../runtime/environment.ts";
-import { generateExpertTraces } from "../../runtime/expert_traces.ts";
 import { compileSkills, type SkillLibrary } from "../../runtime/library.ts";
 import type { TaskTemplate, TemplateStep } from "../../runtime/task_template.ts";
 import type { Trace } from "../../dsl/trace.ts";
 import type { Skill } from "../../dsl/graph/schema.ts";
 import { readJsonFile } from "../../runtime/json_file.ts";
 
-/** The full TextCraft recipe set. */
-export const RECIPES = dataPath("textcraft/recipes");
-/** The ALFWorld ReAct demonstrations (2 per task type, ReAct and Act variants). */
-export const ALFWORLD_DEMOS = dataPath("alfworld/react_demos_2per_type.json");
+import { ALFWORLD_DEMOS, FIXTURES, loadFixture, RECIPES } from "../fixtures/_libraries.ts";
+
+export { ALFWORLD_DEMOS, RECIPES };
 
 /** An induced library with its templates. */
 export interface InducedLibrary {
@@ -35,9 +30,10 @@ export interface InducedLibrary {
   actionModel?: ActionModel;
 }
 
-function induce(traces: Trace[], kit: EnvironmentKit): InducedLibrary {
-  const { library, templates, actionModel } = compileTraces(traces, kit);
-  return { library, templates, traces, actionModel };
+/** A checked-in library with the traces it was induced from. */
+async function fixture(name: string, traces: Promise<Trace[]>): Promise<InducedLibrary> {
+  const [loaded, t] = await Promise.all([loadFixture(name), traces]);
+  return { ...loaded, traces: t };
 }
 
 let demos: Promise<Trace[]> | undefined;
@@ -48,9 +44,9 @@ export function alfworldTraces(): Promise<Trace[]> {
 }
 
 let alfworld: Promise<InducedLibrary> | undefined;
-/** The ALFWorld library induced from the demonstrations (cached). */
+/** The ALFWorld library induced from the demonstrations (the fixture, cached). */
 export function alfworldLibrary(): Promise<InducedLibrary> {
-  alfworld ??= alfworldTraces().then((t) => induce(t, alfworldKit));
+  alfworld ??= fixture("alfworld.json", alfworldTraces());
   return alfworld;
 }
 
@@ -141,17 +137,13 @@ export async function handWrittenAlfworld(): Promise<InducedLibrary> {
 }
 
 const textcraftLibraries = new Map<string, Promise<InducedLibrary>>();
-/** The TextCraft library induced from `count` expert traces of one depth on the full recipes (cached). */
+/** The TextCraft library of `count` depth-`depth` expert traces on the full recipes (the fixture, cached). */
 function textcraftFrom(depth: number, count: number): Promise<InducedLibrary> {
-  const key = `${depth}/${count}`;
-  let library = textcraftLibraries.get(key);
+  const name = `textcraft_depth${depth}_${count}.json`;
+  let library = textcraftLibraries.get(name);
   if (!library) {
-    library = generateExpertTraces(
-      textcraftKit,
-      textcraftKit.tasks!({ depths: [depth], count, seed: 1 }),
-      { envOptions: { recipes: RECIPES } },
-    ).then((t) => induce(t, textcraftKit));
-    textcraftLibraries.set(key, library);
+    library = fixture(name, FIXTURES[name].traces());
+    textcraftLibraries.set(name, library);
   }
   return library;
 }

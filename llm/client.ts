@@ -9,7 +9,9 @@
  *
  * @module
  */
-import OpenAI from "openai";
+// Loaded on the first request: the package is large, and most runs (and
+// every module that imports the library) never ask a model.
+import type OpenAI from "openai";
 import type { z } from "zod";
 import { type ChatMessage, type LlmCache, requestKey } from "./cache.ts";
 import type { LlmConfig } from "./config.ts";
@@ -84,7 +86,7 @@ const EMPTY: LlmUsage = { calls: 0, promptTokens: 0, completionTokens: 0, cached
 export class LlmClient {
   readonly #config?: LlmConfig;
   readonly #cache?: LlmCache;
-  readonly #openai?: OpenAI;
+  #openai?: Promise<{ client: OpenAI; module: typeof OpenAI }>;
   #episode: LlmUsage = { ...EMPTY };
   #total: LlmUsage = { ...EMPTY };
 
@@ -92,14 +94,6 @@ export class LlmClient {
   constructor(config: LlmConfig | undefined, options: LlmClientOptions = {}) {
     this.#config = config;
     this.#cache = options.cache;
-    if (config) {
-      this.#openai = new OpenAI({
-        baseURL: config.baseUrl,
-        apiKey: config.apiKey,
-        timeout: config.timeoutMs,
-        maxRetries: config.maxRetries,
-      });
-    }
   }
 
   /** The model asked (or `cache` without a configuration). */
@@ -174,7 +168,8 @@ export class LlmClient {
       this.#count({ prompt: hit.usage.prompt, completion: hit.usage.completion }, true);
       return hit.content;
     }
-    if (!this.#openai || !this.#config) {
+    const config = this.#config;
+    if (!config) {
       throw new LlmError(
         role,
         messages,
@@ -183,14 +178,21 @@ export class LlmClient {
           : "no LLM configured (--llm <base-url> or OPENAI_BASE_URL)",
       );
     }
+    this.#openai ??= import("openai").then(({ default: module }) => ({
+      module,
+      client: new module({
+        baseURL: config.baseUrl,
+        apiKey: config.apiKey,
+        timeout: config.timeoutMs,
+        maxRetries: config.maxRetries,
+      }),
+    }));
+    const { client, module } = await this.#openai;
     let answer: OpenAI.Chat.Completions.ChatCompletion;
     try {
-      answer = await this.#openai.chat.completions.create({
-        model: this.#config.model,
-        messages,
-      });
+      answer = await client.chat.completions.create({ model: config.model, messages });
     } catch (e) {
-      throw new LlmError(role, messages, describeFailure(e, this.#config));
+      throw new LlmError(role, messages, describeFailure(e, config, module));
     }
     const content = answer.choices?.[0]?.message?.content;
     if (typeof content !== "string") {
@@ -201,7 +203,7 @@ export class LlmClient {
       completion: answer.usage?.completion_tokens ?? 0,
     };
     this.#count(usage, false);
-    await this.#cache?.put({ key, role, model: this.#config.model, messages, content, usage });
+    await this.#cache?.put({ key, role, model: config.model, messages, content, usage });
     return content;
   }
 
@@ -240,14 +242,14 @@ function judge<T>(
 }
 
 /** Why a request failed after the client's retries, in words. */
-function describeFailure(e: unknown, config: LlmConfig): string {
-  if (e instanceof OpenAI.APIConnectionTimeoutError) {
+function describeFailure(e: unknown, config: LlmConfig, api: typeof OpenAI): string {
+  if (e instanceof api.APIConnectionTimeoutError) {
     return `no answer within ${config.timeoutMs} ms (after ${config.maxRetries} retries)`;
   }
-  if (e instanceof OpenAI.APIConnectionError) {
+  if (e instanceof api.APIConnectionError) {
     return `cannot reach ${config.baseUrl} (after ${config.maxRetries} retries): ${e.message}`;
   }
-  if (e instanceof OpenAI.APIError) {
+  if (e instanceof api.APIError) {
     return `the server answered ${
       e.status ?? "an error"
     } (after ${config.maxRetries} retries): ${e.message}`;

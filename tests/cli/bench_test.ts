@@ -14,9 +14,9 @@ dataTest("bench writes a markdown table and JSON with throughput and induction t
     "--n",
     "6",
     "--throughput",
-    "30",
+    "12",
     "--input-size",
-    "400",
+    "200",
     "--data",
     dataPath(""),
   ];
@@ -32,7 +32,7 @@ dataTest("bench writes a markdown table and JSON with throughput and induction t
   assert.equal(tc.env, "textcraft");
   assert.equal(tc.tasks.count, 6);
   assert.equal(tc.demonstrations.traces, 10);
-  assert.equal(tc.throughput.episodes, 30);
+  assert.equal(tc.throughput.episodes, 12);
   assert.ok(tc.throughput.seconds > 0 && tc.throughput.success_rate > 0.5);
   assert.equal(tc.scaling.traces, 40);
   assert.equal(tc.scaling.ratio, tc.scaling.seconds / tc.induction.full.seconds);
@@ -54,14 +54,14 @@ dataTest("bench writes a markdown table and JSON with throughput and induction t
   );
   assert.match(
     flat,
-    /Throughput: 30 episodes of the full variant \(the tasks repeated\) in [\d.]+ s/,
+    /Throughput: 12 episodes of the full variant \(the tasks repeated\) in [\d.]+ s/,
   );
   assert.match(flat, /Peak resident memory of the run \(sampled\): \d+ MiB/);
-  assert.deepEqual(tc.input_size.trace.sizes, [40, 400]);
-  assert.deepEqual(tc.input_size.observation.sizes, [0.02, 0.2]);
+  assert.deepEqual(tc.input_size.trace.sizes, [20, 200]);
+  assert.deepEqual(tc.input_size.observation.sizes, [0.01, 0.1]);
   assert.match(
     flat,
-    /Input size: one trace of 400 steps \(the first demonstration's first step repeated\) induces in [\d.]+ s, [\d.]+x the time of 40 steps \([\d.]+ s; 10x is linear\); a 0.2 MB first observation \(distinct crafting commands\) grounds in [\d.]+ s, [\d.]+x the time of 0.02 MB/,
+    /Input size: one trace of 200 steps \(the first demonstration's first step repeated\) induces in [\d.]+ s, [\d.]+x the time of 20 steps \([\d.]+ s; 10x is linear\); a 0.1 MB first observation \(distinct crafting commands\) grounds in [\d.]+ s, [\d.]+x the time of 0.01 MB/,
   );
 });
 

@@ -1,0 +1,4 @@
+// The tests directly in tests/ (see _import.ts).
+import { importTests } from "./_import.ts";
+
+await importTests(".");

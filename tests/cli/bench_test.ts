@@ -36,6 +36,7 @@ dataTest("bench writes a markdown table and JSON with throughput and induction t
   assert.ok(tc.throughput.seconds > 0 && tc.throughput.success_rate > 0.5);
   assert.equal(tc.scaling.traces, 40);
   assert.equal(tc.scaling.ratio, tc.scaling.seconds / tc.induction.full.seconds);
+  assert.ok(tc.induction.full.first_seconds > 0);
   assert.ok(tc.induction.full.seconds > 0 && tc.induction.linear.seconds > 0);
   assert.deepEqual(Object.keys(tc.variants), ["expert", "linear", "full", "hone"]);
   const full = tc.variants.full;

@@ -28,6 +28,9 @@ import { type Synthesis, synthesizeProgram } from "./synthesize.ts";
 import { treeSize, treeToSkill } from "./program_tree.ts";
 import { regionSize, replaySegment } from "./consistency.ts";
 import { crossover } from "./operators/crossover.ts";
+import { markCopies, originalOf } from "./copies.ts";
+
+export { copyClasses } from "./copies.ts";
 import { nestGroups } from "./nest.ts";
 
 /** Options of induction. */
@@ -222,34 +225,6 @@ function partOf(group: SegmentGroup, segments: Segment[]): PartOfGroup {
   return { ...group, segments, of: group.segments.length };
 }
 
-/**
- * For each segment, the position of the first segment it is a copy of
- * (its own when it is none): a copy has the same parameter values,
- * accepted actions and state objects (shared by `shareStates`), so every
- * program replays it exactly as the original. Induction replays each class
- * of copies once.
- */
-export function copyClasses(segments: readonly Segment[]): number[] {
-  const ids = new Map<object, number>();
-  const idOf = (state: object) => {
-    let id = ids.get(state);
-    if (id === undefined) ids.set(state, id = ids.size);
-    return id;
-  };
-  const first = new Map<string, number>();
-  return segments.map((s, i) => {
-    const key = JSON.stringify([
-      s.params.map((p) => [p.name, p.value]),
-      s.steps.map((k) => s.trace.trace.steps[k].action),
-      [...s.steps, s.end].map((k) => idOf(s.trace.states[k])),
-    ]);
-    const known = first.get(key);
-    if (known !== undefined) return known;
-    first.set(key, i);
-    return i;
-  });
-}
-
 function segmentSource(s: SegmentGroup["segments"][number]): string {
   return `${s.trace.trace.source ?? "trace"} steps ${s.start + 1}-${s.end}`;
 }
@@ -289,7 +264,7 @@ export function induceGroup(
   const paramTypes = Object.fromEntries(group.params.map((p) => [p.name, p.type]));
   markCopies(group.segments);
   let instances = group.segments.map((s, i) => instanceOf(s, i, vocab));
-  const copies = group.segments.filter((s) => originals.get(s) !== s).length;
+  const copies = group.segments.filter((s) => originalOf(s) !== s).length;
   if (copies > 0) {
     explain(`${copies} of ${group.segments.length} segments copy others: each replayed once`);
   }
@@ -503,16 +478,6 @@ function regionOf(program: Program | undefined, inst: Instance): number {
   return program ? replayed(program, inst).region : 0;
 }
 
-/** The segment each segment is a copy of (see {@linkcode copyClasses}). */
-const originals = new WeakMap<Segment, Segment>();
-
-function markCopies(segments: readonly Segment[]): void {
-  const classes = copyClasses(segments);
-  segments.forEach((s, i) => {
-    if (!originals.has(s)) originals.set(s, segments[classes[i]]);
-  });
-}
-
 /** A program's replay of a segment and its consistency region. */
 interface Replayed {
   ok: boolean;
@@ -529,7 +494,7 @@ const replays = new WeakMap<Program, Map<Segment, Replayed>>();
 function replayed(program: Program, inst: Instance): Replayed {
   let byProgram = replays.get(program);
   if (!byProgram) replays.set(program, byProgram = new Map());
-  const key = originals.get(inst.segment) ?? inst.segment;
+  const key = originalOf(inst.segment);
   let r = byProgram.get(key);
   if (!r) {
     const segment = replaySegmentOf(inst);

@@ -15,6 +15,8 @@ import { isAssignable, own, type Vocabulary } from "../../dsl/vocabulary.ts";
 import { parseExpr } from "../../dsl/expr/parse.ts";
 import type { Instance, Item, StepRef } from "../instances.ts";
 import { type Binding, synthesizeBinding } from "../bind.ts";
+import { originalOf } from "../copies.ts";
+import type { Segment } from "../segment.ts";
 import { conjunction, constantCount, exprSize } from "../_synth_expr.ts";
 import type { FactView } from "../../dsl/facts.ts";
 
@@ -234,7 +236,8 @@ export function planLoop(
   let alternates: Record<string, string> = {};
   let { examples, type } = gather(alternates);
   if (examples.length === 0) return undefined;
-  let select = chooseFilter(examples, vocab, paramTypes, type);
+  const segmentOf = (id: number) => instances.find((i) => i.id === id)!.segment;
+  let select = chooseFilter(examples, vocab, paramTypes, type, segmentOf);
   if (!select || !isSelectOne(select.expr)) return undefined;
   // Other actions on objects of the same type may start an iteration too,
   // when the filter chosen with them still fits every iteration (and no
@@ -270,7 +273,7 @@ export function planLoop(
     if (!fitsAll(filter, wider.examples, vocab)) {
       // Only an enumeration's list may be chosen anew: a search keeps where it looks.
       if (wider.examples.some((e) => e.exits)) continue;
-      filter = chooseFilter(wider.examples, vocab, paramTypes, wider.type);
+      filter = chooseFilter(wider.examples, vocab, paramTypes, wider.type, segmentOf);
       if (!filter || !isSelectOne(filter.expr)) continue;
       wider = gather(trial, filter);
       if (!fitsAll(filter, wider.examples, vocab)) continue;
@@ -331,6 +334,7 @@ function chooseFilter(
   vocab: Vocabulary,
   paramTypes: Readonly<Record<string, string>>,
   type: string,
+  segmentOf: (inst: number) => Segment,
 ): Binding | undefined {
   const ctx = { vocab, varTypes: paramTypes };
   const instancesIn = [...new Set(examples.map((e) => e.inst))];
@@ -340,7 +344,13 @@ function chooseFilter(
   };
   add(synthesizeBinding(ctx, examples, { type, limit: 12 }));
   if (instancesIn.length > 2) {
+    // Leaving out a copy of an instance already left out leaves the same
+    // examples (its original's stand in for its own): once per class.
+    const leftOut = new Set<Segment>();
     for (const left of instancesIn) {
+      const original = originalOf(segmentOf(left));
+      if (leftOut.has(original)) continue;
+      leftOut.add(original);
       add(synthesizeBinding(ctx, examples.filter((e) => e.inst !== left), { type, limit: 6 }));
     }
   }

@@ -68,6 +68,18 @@ export function taskVocabulary(vocab: Vocabulary, skills: readonly SkillHead[]):
  * type, as the runtime's value-domain view sees them.
  */
 function withValueObjects(vocab: Vocabulary, state: FactStore): FactStore {
+  // One per state: demonstrations that share states (see `shareStates`) then
+  // share their task-level states too, and copies among them are found.
+  let byState = valueObjectStates.get(vocab);
+  if (!byState) valueObjectStates.set(vocab, byState = new WeakMap());
+  let out = byState.get(state);
+  if (!out) byState.set(state, out = declareValueObjects(vocab, state));
+  return out;
+}
+
+const valueObjectStates = new WeakMap<Vocabulary, WeakMap<FactStore, FactStore>>();
+
+function declareValueObjects(vocab: Vocabulary, state: FactStore): FactStore {
   const view = withValueDomains(vocab, state).facts;
   const objects: Record<string, string> = {};
   for (const [type, decl] of Object.entries(vocab.types)) {

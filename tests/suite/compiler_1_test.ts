@@ -1,4 +1,0 @@
-// The tests of tests/compiler/, shard 1 of 3 (see _import.ts).
-import { importTests } from "./_import.ts";
-
-await importTests("compiler", [1, 3]);

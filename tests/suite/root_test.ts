@@ -1,4 +1,0 @@
-// The tests directly in tests/ (see _import.ts).
-import { importTests } from "./_import.ts";
-
-await importTests(".");

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { deployKit } from "../../examples/deploy/kit.ts";
 import { gardenKit } from "../../examples/garden/kit.ts";
-import { induceLibrary, runVariant } from "../../cli/_variants.ts";
+import { type BuiltLibrary, induceLibrary, runVariant } from "../../cli/_variants.ts";
 import type { EnvironmentKit } from "../../runtime/environment.ts";
 import { generateExpertTraces } from "../../runtime/expert_traces.ts";
 import type { Trace } from "../../dsl/trace.ts";
@@ -13,12 +13,27 @@ import { noDemonstrationObjects } from "./_no_objects.ts";
 
 const KITS: EnvironmentKit[] = [gardenKit, deployKit];
 
+/** The expert's traces of the first `count` train tasks and their library, once per file. */
+function trained(
+  kit: EnvironmentKit,
+  count: number,
+): Promise<{ traces: Trace[]; library: BuiltLibrary }> {
+  const key = `${kit.name}/${count}`;
+  let entry = trainedLibraries.get(key);
+  if (!entry) {
+    entry = generateExpertTraces(kit, kit.tasks!({ split: "train", count }), {})
+      .then((traces) => ({ traces, library: induceLibrary(traces, kit) }));
+    trainedLibraries.set(key, entry);
+  }
+  return entry;
+}
+const trainedLibraries = new Map<string, Promise<{ traces: Trace[]; library: BuiltLibrary }>>();
+
 async function measure(
   kit: EnvironmentKit,
-  traces: readonly Trace[],
+  library: BuiltLibrary,
   count = 30,
 ): Promise<{ full: EvalReport; expert: EvalReport }> {
-  const library = induceLibrary(traces, kit);
   const tasks = kit.tasks!({ split: "unseen", count });
   const run = (name: string) =>
     runVariant({
@@ -35,8 +50,7 @@ async function measure(
 
 for (const kit of KITS) {
   Deno.test(`${kit.name}: skills from 4 demonstrations per type solve 2-3x larger unseen tasks like the expert`, async () => {
-    const traces = await generateExpertTraces(kit, kit.tasks!({ split: "train", count: 8 }), {});
-    const { full, expert } = await measure(kit, traces);
+    const { full, expert } = await measure(kit, (await trained(kit, 8)).library);
     assert.equal(expert.success_rate, 1);
     assert.ok(
       full.success_rate >= 0.95 * expert.success_rate,
@@ -50,10 +64,9 @@ for (const kit of KITS) {
   });
 
   Deno.test(`${kit.name}: more demonstrations never lower success`, async () => {
-    const all = await generateExpertTraces(kit, kit.tasks!({ split: "train", count: 16 }), {});
-    // The first 8 are 4 per type (types alternate by seed).
-    const fewer = await measure(kit, all.slice(0, 8), 20);
-    const more = await measure(kit, all, 20);
+    // The first 8 train tasks are 4 per type (types alternate by seed).
+    const fewer = await measure(kit, (await trained(kit, 8)).library, 20);
+    const more = await measure(kit, (await trained(kit, 16)).library, 20);
     assert.ok(
       more.full.success_rate >= fewer.full.success_rate,
       `${more.full.success_rate} < ${fewer.full.success_rate}`,
@@ -61,16 +74,14 @@ for (const kit of KITS) {
   });
 
   Deno.test(`${kit.name}: no object of a demonstration appears in an induced skill or task program`, async () => {
-    const traces = await generateExpertTraces(kit, kit.tasks!({ split: "train", count: 8 }), {});
-    const library = induceLibrary(traces, kit);
+    const { traces, library } = await trained(kit, 8);
     noDemonstrationObjects(kit, traces, library);
   });
 }
 
 Deno.test("garden: the task program loops over the goal's plants; deploy's over the wanted services", async () => {
   for (const [kit, over] of [[gardenKit, /species/], [deployKit, /wanted\(x\)/]] as const) {
-    const traces = await generateExpertTraces(kit, kit.tasks!({ split: "train", count: 8 }), {});
-    const { templates } = induceLibrary(traces, kit);
+    const { templates } = (await trained(kit, 8)).library;
     assert.equal(templates.length, 2);
     for (const t of templates) {
       const loops = t.program?.nodes.filter((n) => n.kind === "loop") ?? [];
@@ -82,12 +93,7 @@ Deno.test("garden: the task program loops over the goal's plants; deploy's over 
 });
 
 Deno.test("deploy (no landmarks declared): skills are cut where goal facts change, and choose the server themselves", async () => {
-  const traces = await generateExpertTraces(
-    deployKit,
-    deployKit.tasks!({ split: "train", count: 8 }),
-    {},
-  );
-  const { skills } = induceLibrary(traces, deployKit);
+  const { skills } = (await trained(deployKit, 8)).library;
   const deploy = skills.find((s) => s.doc.post?.includes("deployed"))!;
   assert.deepEqual(deploy.params.map((p) => p.type), ["Service"]);
   assert.equal(deploy.doc.post, "exists(v1: Server, deployed(service, v1))");
@@ -97,12 +103,7 @@ Deno.test("deploy (no landmarks declared): skills are cut where goal facts chang
 });
 
 Deno.test("garden: the refill is guarded by the state of the can in hand, not by where the agent stands", async () => {
-  const traces = await generateExpertTraces(
-    gardenKit,
-    gardenKit.tasks!({ split: "train", count: 8 }),
-    {},
-  );
-  const { skills } = induceLibrary(traces, gardenKit);
+  const { skills } = (await trained(gardenKit, 8)).library;
   const water = skills.find((s) => s.doc.post === "watered(plant)")!;
   const fill = water.nodes.find((n) => n.kind === "primitive" && n.action === "fill")!;
   const guard = water.edges.map((e) => water.nodes.find((n) => n.id === e.from)!).find((n) =>

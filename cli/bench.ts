@@ -52,8 +52,9 @@ is measured is the environment's benchmark (its kit's \`benchmark\` field):
 Variants:
 ${VARIANTS.map((v) => `  ${v.padEnd(7)}${VARIANT_DOCS[v]}`).join("\n")}
 
-Beyond the evaluation metrics it measures induction time (run again once
-the process has compiled its code; the first run is reported too), episodes
+Beyond the evaluation metrics it measures induction time (the median of
+three runs once the process has compiled its code; the first run is
+reported too), episodes
 per second and interpreter node evaluations per second (wall time,
 environment included).
 
@@ -104,7 +105,8 @@ interface EnvResult {
   induction: {
     /**
      * `seconds`: induction run again once the process has induced (the JIT
-     * warm, as in a long-running process); `first_seconds`: the first run.
+     * warm, as in a long-running process; the median of three runs);
+     * `first_seconds`: the first run.
      */
     full: { seconds: number; first_seconds: number; skills: number; templates: number };
     linear: { seconds: number; skills: number };
@@ -286,8 +288,10 @@ async function bench(
   }
   sample();
   // The first induction of the process also pays for compiling its code:
-  // timed again, as every later induction of a running process is.
-  const warm = induceLibrary(setup.traces, kit).seconds;
+  // timed again, as every later induction of a running process is (the
+  // median of three runs: a run on this machine varies by about a third).
+  const warm = [0, 1, 2].map(() => induceLibrary(setup.traces, kit).seconds)
+    .sort((a, b) => a - b)[1];
   const throughput = episodes > 0 ? await measureThroughput(setup, c.full, episodes) : undefined;
   sample();
   const scaling = await measureScaling(setup, warm);

@@ -132,9 +132,12 @@ export const extra: SkillArgs<typeof craft_from_gettable> = { target: "stick", c
 export const num: ArgValue<"Num"> = "1";
 `,
     );
-    const check = await deno(["check", "mod.ts", "../probe.ts"], dir);
+    // Independent checks, side by side.
+    const [check, publish] = await Promise.all([
+      deno(["check", "mod.ts", "../probe.ts"], dir),
+      deno(["publish", "--dry-run", "--allow-dirty"], dir),
+    ]);
     assert.ok(check.ok, check.output);
-    const publish = await deno(["publish", "--dry-run", "--allow-dirty"], dir);
     assert.ok(publish.ok, publish.output);
     assert.match(publish.output, /@test\/craft-skills@0\.3\.0/);
   });

@@ -120,15 +120,15 @@ export function acceptedSteps(g: GroundedTrace): number[] {
  */
 export function shareStates(grounded: GroundedTrace[]): GroundedTrace[] {
   const canonical = new Map<string, FactStore>();
-  const keyOf = new Map<FactStore, FactStore>();
+  const canonicalOf = new Map<FactStore, FactStore>();
   for (const g of grounded) {
     g.states = g.states.map((state) => {
-      const known = keyOf.get(state);
+      const known = canonicalOf.get(state);
       if (known) return known;
       const key = JSON.stringify(state.toJSON());
       const first = canonical.get(key) ?? state;
       canonical.set(key, first);
-      keyOf.set(state, first);
+      canonicalOf.set(state, first);
       return first;
     });
   }

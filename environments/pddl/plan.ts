@@ -214,8 +214,7 @@ class BucketQueue<T> {
 /** The actions indexed for the heuristic: by precondition fact. */
 interface Index {
   actions: readonly Ground[];
-  /** Facts by number, and their numbers. */
-  facts: Fact[];
+  /** The number of each fact (0, 1, ... in order of first mention). */
   ids: Map<Fact, number>;
   /** Distinct preconditions per action, and the actions each fact is one of. */
   preCount: Int32Array;
@@ -231,14 +230,12 @@ const indexes = new WeakMap<readonly Ground[], Index>();
 function indexOf(actions: readonly Ground[]): Index {
   let index = indexes.get(actions);
   if (!index) {
-    const facts: Fact[] = [];
     const ids = new Map<Fact, number>();
     const byPre: number[][] = [];
     const id = (f: Fact) => {
       let n = ids.get(f);
       if (n === undefined) {
-        ids.set(f, n = facts.length);
-        facts.push(f);
+        ids.set(f, n = ids.size);
         byPre.push([]);
       }
       return n;
@@ -252,7 +249,7 @@ function indexOf(actions: readonly Ground[]): Index {
       preCount[i] = distinct.size;
       for (const p of distinct) byPre[id(p)].push(i);
     });
-    index = { actions, facts, ids, preCount, byPre, adds, free };
+    index = { actions, ids, preCount, byPre, adds, free };
     indexes.set(actions, index);
   }
   return index;
@@ -270,10 +267,10 @@ function heuristic(
   state: ReadonlySet<Fact>,
   goal: readonly Fact[],
 ): { h: number; needed: Set<Fact> } {
-  const { facts, ids, byPre, free, preCount, adds } = indexOf(actions);
-  const cost = new Float64Array(facts.length).fill(Infinity);
-  const support = new Int32Array(facts.length).fill(-1);
-  const done = new Uint8Array(facts.length);
+  const { ids, byPre, free, preCount, adds } = indexOf(actions);
+  const cost = new Float64Array(ids.size).fill(Infinity);
+  const support = new Int32Array(ids.size).fill(-1);
+  const done = new Uint8Array(ids.size);
   const missing = preCount.slice();
   const sum = new Float64Array(actions.length);
   const heap = new MinHeap<number>();

@@ -70,15 +70,9 @@ Deno.test("the ALFWorld example skill finds and takes the goal item in all 134 u
   const ids = splitTaskIds("unseen");
   assert.equal(ids.length, 134);
   const env = alfworldKit.create();
+  const { findAndTakeOn } = await import("./runtime/_agent_fixtures.ts");
   for (const id of ids) {
-    const grounder = alfworldKit.grounder();
-    const task = await env.reset({ id });
-    const facts = new FactStore();
-    facts.apply(grounder.initial(task.observation, task.goal).delta);
-    const itemType = facts.query("goal_item", [null])[0].args[0] as string;
-    const { result } = await collectRun(
-      runSkill(program, { item_type: itemType }, { env, grounder, facts }),
-    );
+    const { result, facts, itemType } = await findAndTakeOn(program, env, id);
     assert.equal(result.outcome, "success", `${id}: ${JSON.stringify(result.diagnosis)}`);
     const held = facts.query("holds", [null]).map((a) => a.args[0] as string);
     assert.equal(held.length, 1, id);

@@ -5,8 +5,7 @@ import { induceSkills, type Induction } from "../../compiler/induce.ts";
 import { alfworldKit, splitTaskIds } from "../../environments/alfworld/mod.ts";
 import { type Node, nodeExpressions, type Skill } from "../../dsl/graph/schema.ts";
 import { compileSkill } from "../../runtime/program.ts";
-import { FactStore } from "../../runtime/fact_store.ts";
-import { collectRun, runSkill } from "../../runtime/interpreter.ts";
+import { findAndTakeOn } from "../runtime/_agent_fixtures.ts";
 
 const DEMOS = dataPath("alfworld/react_demos_2per_type.json");
 const all = HAS_DATA ? await readTraces(DEMOS, alfworldKit) : [];
@@ -116,14 +115,7 @@ dataTest(
     const env = alfworldKit.create();
     const ids = splitTaskIds("unseen").filter((_, i) => i % 7 === 0);
     for (const id of ids) {
-      const grounder = alfworldKit.grounder();
-      const task = await env.reset({ id });
-      const facts = new FactStore();
-      facts.apply(grounder.initial(task.observation, task.goal).delta);
-      const itemType = facts.query("goal_item", [null])[0].args[0] as string;
-      const { result } = await collectRun(
-        runSkill(compiled.value, { item_type: itemType }, { env, grounder, facts }),
-      );
+      const { result } = await findAndTakeOn(compiled.value, env, id);
       assert.equal(result.outcome, "success", `${id}: ${JSON.stringify(result.diagnosis)}`);
     }
   },

@@ -3,12 +3,11 @@
 import { dataTest } from "../_data.ts";
 import assert from "node:assert/strict";
 import { induceLibrary } from "../../cli/_variants.ts";
-import { FactStore } from "../../runtime/fact_store.ts";
 import { checkPostcondition } from "../../runtime/postcondition.ts";
 import { alfworldKit } from "../../environments/alfworld/mod.ts";
 import { textcraftKit } from "../../environments/textcraft/kit.ts";
 import { generateExpertTraces } from "../../runtime/expert_traces.ts";
-import { alfworldLibrary, RECIPES } from "../runtime/_agent_fixtures.ts";
+import { alfworldLibrary, breadAtCountertop, RECIPES } from "../runtime/_agent_fixtures.ts";
 import { noDemonstrationObjects } from "./_no_objects.ts";
 
 dataTest("ALFWorld: no object of the demonstrations appears in the induced library", async () => {
@@ -65,17 +64,7 @@ dataTest(
     const params = Object.fromEntries(place.skill.params.map((p) => [p.name, p.type]));
     assert.deepEqual(params, { target_type: "ReceptacleType", item: "Item" });
     // A cooled bread 2 is to go on the countertop where bread 1 already lies.
-    const facts = new FactStore(
-      [
-        { pred: "receptacle_type", args: ["countertop 1", "countertop"] },
-        { pred: "is_type", args: ["bread 1", "bread"] },
-        { pred: "is_type", args: ["bread 2", "bread"] },
-        { pred: "contains", args: ["countertop 1", "bread 1"] },
-        { pred: "is_cool", args: ["bread 2"] },
-        { pred: "holds", args: ["bread 2"] },
-      ],
-      { "countertop 1": "Receptacle", "bread 1": "Item", "bread 2": "Item" },
-    );
+    const facts = breadAtCountertop();
     const args = { target_type: "countertop", item: "bread 2" };
     assert.equal(checkPostcondition(place, args, facts).holds, false);
     facts.apply({

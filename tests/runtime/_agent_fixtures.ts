@@ -16,6 +16,10 @@ import type { TaskTemplate, TemplateStep } from "../../runtime/task_template.ts"
 import type { Trace } from "../../dsl/trace.ts";
 import type { Skill } from "../../dsl/graph/schema.ts";
 import { readJsonFile } from "../../runtime/json_file.ts";
+import { FactStore } from "../../runtime/fact_store.ts";
+import type { Environment } from "../../runtime/environment.ts";
+import { collectRun, type RunResult, runSkill } from "../../runtime/interpreter.ts";
+import type { Program } from "../../runtime/program.ts";
 
 import { ALFWORLD_DEMOS, FIXTURES, loadFixture, RECIPES } from "../fixtures/_libraries.ts";
 
@@ -159,6 +163,44 @@ export function textcraftLibrary(): Promise<InducedLibrary> {
  */
 export function textcraftDeeperLibrary(): Promise<InducedLibrary> {
   return textcraftFrom(2, 10);
+}
+
+/**
+ * A cooled bread 2 in hand, to go on the countertop where bread 1 already
+ * lies: another object of the class is at the target already.
+ */
+export function breadAtCountertop(): FactStore {
+  return new FactStore(
+    [
+      { pred: "receptacle_type", args: ["countertop 1", "countertop"] },
+      { pred: "contains", args: ["countertop 1", "bread 1"] },
+      { pred: "is_type", args: ["bread 1", "bread"] },
+      { pred: "is_type", args: ["bread 2", "bread"] },
+      { pred: "holds", args: ["bread 2"] },
+      { pred: "is_cool", args: ["bread 2"] },
+    ],
+    { "countertop 1": "Receptacle", "bread 1": "Item", "bread 2": "Item" },
+  );
+}
+
+/**
+ * Runs an ALFWorld `find_and_take(item_type)` program on task `id`, for the
+ * item type the task's goal names; the facts are the run's, at its end.
+ */
+export async function findAndTakeOn(
+  program: Program,
+  env: Environment,
+  id: string,
+): Promise<{ result: RunResult; facts: FactStore; itemType: string }> {
+  const grounder = alfworldKit.grounder();
+  const task = await env.reset({ id });
+  const facts = new FactStore();
+  facts.apply(grounder.initial(task.observation, task.goal).delta);
+  const itemType = facts.query("goal_item", [null])[0].args[0] as string;
+  const { result } = await collectRun(
+    runSkill(program, { item_type: itemType }, { env, grounder, facts }),
+  );
+  return { result, facts, itemType };
 }
 
 /** Drains an agent run. */

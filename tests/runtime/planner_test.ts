@@ -8,6 +8,7 @@ import { collectRun, runSkill } from "../../runtime/interpreter.ts";
 import { callKey, Planner } from "../../runtime/planner.ts";
 import {
   alfworldLibrary,
+  breadAtCountertop,
   handWrittenAlfworld,
   RECIPES,
   textcraftLibrary,
@@ -259,17 +260,7 @@ dataTest(
     // The parameter the postcondition binds to the object acted on.
     const itemParam = place.skill.params.find((p) => p.type === "Item");
     assert.ok(itemParam, JSON.stringify(place.skill.params));
-    const facts = new FactStore(
-      [
-        { pred: "receptacle_type", args: ["countertop 1", "countertop"] },
-        { pred: "contains", args: ["countertop 1", "bread 1"] },
-        { pred: "is_type", args: ["bread 1", "bread"] },
-        { pred: "is_type", args: ["bread 2", "bread"] },
-        { pred: "holds", args: ["bread 2"] },
-        { pred: "is_cool", args: ["bread 2"] },
-      ],
-      { "countertop 1": "Receptacle", "bread 1": "Item", "bread 2": "Item" },
-    );
+    const facts = breadAtCountertop();
     const call = (item: string) => ({
       skill: "place",
       args: Object.fromEntries(

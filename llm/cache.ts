@@ -7,7 +7,7 @@
  * @module
  */
 import { z } from "zod";
-import { InputFileError, writeTextFileAtomic } from "../runtime/json_file.ts";
+import { InputFileError, parseJsonLine, writeTextFileAtomic } from "../runtime/json_file.ts";
 
 /** One message of a chat request. */
 export interface ChatMessage {
@@ -103,23 +103,16 @@ export class LlmCache {
     const lines = text.split("\n");
     for (const [i, line] of lines.entries()) {
       if (line.trim() === "") continue;
-      let data: unknown;
-      try {
-        data = JSON.parse(line);
-      } catch {
+      const answer = parseJsonLine(line, CachedAnswerSchema, {
+        path,
+        line: i + 1,
+        what: "LLM cache line",
+      });
+      if (answer === undefined) {
         throw new InputFileError(path, "Invalid LLM cache line: not JSON", i + 1);
       }
-      const parsed = CachedAnswerSchema.safeParse(data);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new InputFileError(
-          path,
-          `Invalid LLM cache line at "${issue.path.join(".")}": ${issue.message}`,
-          i + 1,
-        );
-      }
-      cache.#answers.set(parsed.data.key, parsed.data);
-      cache.#byMessages.set(await requestKey("", parsed.data.messages), parsed.data);
+      cache.#answers.set(answer.key, answer);
+      cache.#byMessages.set(await requestKey("", answer.messages), answer);
     }
     return cache;
   }

@@ -41,7 +41,7 @@ import { skillToMermaid } from "../dsl/graph/mermaid.ts";
 import type { Skill } from "../dsl/graph/schema.ts";
 import type { Vocabulary } from "../dsl/vocabulary.ts";
 import type { ActionModel } from "./action_model.ts";
-import { InputFileError, readJsonFile, writeTextFileAtomic } from "./json_file.ts";
+import { InputFileError, parseJsonLine, readJsonFile, writeTextFileAtomic } from "./json_file.ts";
 import {
   type LibraryIndex,
   LibraryIndexSchema,
@@ -392,27 +392,20 @@ async function readHistory(
   for (const [i, line] of lines.entries()) {
     if (line.trim() === "") continue;
     const last = i === lines.length - 1; // no newline after it: possibly torn by a crash
-    let data: unknown;
-    try {
-      data = JSON.parse(line);
-    } catch {
+    const entry = parseJsonLine(line, HistoryEntrySchema, {
+      path,
+      line: i + 1,
+      what: "history line",
+    });
+    if (entry === undefined) {
       if (last) {
         clean = false;
         continue;
       }
       throw new InputFileError(path, "Invalid history line: not JSON", i + 1);
     }
-    const parsed = HistoryEntrySchema.safeParse(data);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new InputFileError(
-        path,
-        `Invalid history line at "${issue.path.join(".")}": ${issue.message}`,
-        i + 1,
-      );
-    }
-    if (parsed.data.version > upTo || last) clean = false;
-    if (parsed.data.version <= upTo) entries.push(parsed.data);
+    if (entry.version > upTo || last) clean = false;
+    if (entry.version <= upTo) entries.push(entry);
   }
   return { entries, clean };
 }

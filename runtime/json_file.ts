@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { z } from "zod";
 import { jsonErrorOffset } from "./_json_position.ts";
 
 /** An input file that cannot be read or parsed. */
@@ -89,4 +90,38 @@ export async function writeTextFileAtomic(path: string, text: string): Promise<v
     await Deno.remove(tmp).catch(() => {});
     throw e;
   }
+}
+
+/**
+ * One line of a JSON Lines file, validated with `schema`: its value, or
+ * `undefined` when the line is not JSON (the caller decides: a torn last
+ * line may be dropped). A value the schema rejects is an
+ * {@linkcode InputFileError} naming the file, the line and the field.
+ *
+ * @param what The kind of line, for the message (`history line`).
+ *
+ * @example Usage
+ * ```ts ignore
+ * const entry = parseJsonLine(line, EntrySchema, { path, line: i + 1, what: "history line" });
+ * ```
+ */
+export function parseJsonLine<T>(
+  text: string,
+  schema: z.ZodType<T>,
+  where: { path: string; line: number; what: string },
+): T | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const parsed = schema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new InputFileError(
+    where.path,
+    `Invalid ${where.what} at "${issue.path.join(".")}": ${issue.message}`,
+    where.line,
+  );
 }

@@ -163,7 +163,7 @@ export async function main(argv: string[]): Promise<number> {
   const grounder = kit.grounder();
   const reset = await env.reset(task);
   const facts = new FactStore();
-  const first = grounder.initial(reset.observation, reset.goal);
+  const first = await grounder.initial(reset.observation, reset.goal);
   facts.apply(first.delta);
   if (!flags.json) {
     console.log(`Task ${reset.taskId}: ${reset.goal}`);

@@ -124,7 +124,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
   const grounder = options.kit.grounder();
   const reset = await env.reset(options.task);
   const facts = new FactStore();
-  facts.apply(grounder.initial(reset.observation, reset.goal).delta);
+  facts.apply((await grounder.initial(reset.observation, reset.goal)).delta);
   const tally: Tally = {
     actions: 0,
     skillCalls: 0,
@@ -525,7 +525,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
             const step = await env.step(action);
             tally.actions++;
             tally.planned++;
-            const g = grounder.step(facts, action, step.observation);
+            const g = await grounder.step(facts, action, step.observation);
             facts.apply(g.delta);
             if (step.done) {
               tally.done = true;

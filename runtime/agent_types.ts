@@ -6,7 +6,7 @@
  */
 import type { FactDelta, Value } from "../dsl/facts.ts";
 import type { Vocabulary } from "../dsl/vocabulary.ts";
-import type { Environment, Grounder, TaskSpec } from "./environment.ts";
+import type { Environment, OnlineGrounder, TaskSpec } from "./environment.ts";
 import type { FactStore } from "./fact_store.ts";
 import type { RunContext, RunEvent, RunResult } from "./interpreter.ts";
 import type { SkillLibrary } from "./library.ts";
@@ -19,7 +19,7 @@ import type { TaskTemplate } from "./task_template.ts";
 /** What the agent needs of an environment kit. */
 export interface AgentKit {
   readonly vocabulary: Vocabulary;
-  grounder(): Grounder;
+  grounder(): OnlineGrounder;
 }
 
 /** A failed skill call, handed to the `onFailure` hook. */
@@ -36,7 +36,7 @@ export interface SkillFailure {
   /** The environment, positioned where the skill failed. */
   env: Environment;
   /** The grounder the agent uses. */
-  grounder: Grounder;
+  grounder: OnlineGrounder;
   /** Regression depth of the call (0: a template step). */
   level: number;
 }

@@ -89,6 +89,19 @@ export interface Grounder {
   hindsight?(facts: FactView, action: string, observation: string): FactDelta;
 }
 
+/**
+ * A grounder the runtime waits for: a symbolic one answers at once, one
+ * that asks an LLM answers later. Every {@linkcode Grounder} is one; the
+ * runtime (skill runs, the agent, honing) takes any, while grounding
+ * recorded traces for induction needs a synchronous {@linkcode Grounder}.
+ */
+export interface OnlineGrounder {
+  /** Facts of the first observation and the goal. */
+  initial(observation: string, goal: string): Grounding | Promise<Grounding>;
+  /** The fact change caused by `action` and its `observation`, given the current facts. */
+  step(facts: FactView, action: string, observation: string): Grounding | Promise<Grounding>;
+}
+
 /** Produces a demonstration by solving a task. */
 export interface Expert {
   /** Solves the task in `env` (already reset or resetting it) and returns the trace. */

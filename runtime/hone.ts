@@ -18,7 +18,7 @@ import type { Graft, Skill } from "../dsl/graph/schema.ts";
 import type { Vocabulary } from "../dsl/vocabulary.ts";
 import { parseExpr } from "../dsl/expr/parse.ts";
 import { freeVars } from "../dsl/expr/vars.ts";
-import type { Environment, Grounder } from "./environment.ts";
+import type { Environment, OnlineGrounder } from "./environment.ts";
 import type { FactStore } from "./fact_store.ts";
 import type { RunEvent, RunResult } from "./interpreter.ts";
 import { SkillLibrary } from "./library.ts";
@@ -45,7 +45,7 @@ export interface HoneFailure {
   result: RunResult;
   events: readonly RunEvent[];
   env: Environment;
-  grounder: Grounder;
+  grounder: OnlineGrounder;
   facts: FactStore;
 }
 
@@ -257,7 +257,7 @@ export class Honer {
       out.tried.push(text);
       const step = await f.env.step(text);
       out.actions++;
-      const g = f.grounder.step(f.facts, text, step.observation);
+      const g = await f.grounder.step(f.facts, text, step.observation);
       f.facts.apply(g.delta);
       if (step.done) return { ...out, revealed: step.reward > 0, done: true, reward: step.reward };
       if (g.rejected !== undefined) continue;

@@ -10,7 +10,7 @@
 import type { Skill } from "../dsl/graph/schema.ts";
 import type { Vocabulary } from "../dsl/vocabulary.ts";
 import type { AgentEvent, RecoveryOutcome, SkillFailure } from "./agent.ts";
-import type { Grounder } from "./environment.ts";
+import type { OnlineGrounder } from "./environment.ts";
 import type { Honer } from "./hone.ts";
 import type { RunEvent, RunResult } from "./interpreter.ts";
 import { compileSkills, type SkillLibrary } from "./library.ts";
@@ -226,18 +226,13 @@ export class HoningSession {
 }
 
 /** A grounder that calls `onRejected` for every observation it reads as a rejection. */
-function countingGrounder(inner: Grounder, onRejected: () => void): Grounder {
-  const wrapped: Grounder = {
+function countingGrounder(inner: OnlineGrounder, onRejected: () => void): OnlineGrounder {
+  return {
     initial: (observation, goal) => inner.initial(observation, goal),
-    step: (facts, action, observation) => {
-      const g = inner.step(facts, action, observation);
+    step: async (facts, action, observation) => {
+      const g = await inner.step(facts, action, observation);
       if (g.rejected !== undefined) onRejected();
       return g;
     },
   };
-  if (inner.hindsight) {
-    const hindsight = inner.hindsight.bind(inner);
-    wrapped.hindsight = hindsight;
-  }
-  return wrapped;
 }

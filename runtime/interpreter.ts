@@ -8,7 +8,7 @@
  * @module
  */
 import type { FactDelta, FactView, Value } from "../dsl/facts.ts";
-import type { Environment, Grounder } from "./environment.ts";
+import type { Environment, Grounding, OnlineGrounder } from "./environment.ts";
 import type { FactStore } from "./fact_store.ts";
 import type { Program } from "./program.ts";
 import { checkArgs } from "./args.ts";
@@ -83,7 +83,7 @@ export interface SkillResolver {
 /** What a run needs. */
 export interface RunContext {
   env: Environment;
-  grounder: Grounder;
+  grounder: OnlineGrounder;
   /** The belief state; updated in place as observations arrive. */
   facts: FactStore;
   /** Skills that primitive nodes may call. */
@@ -176,7 +176,7 @@ export async function* runSkill(
     node: string,
     action: string,
     result: { observation: string; reward: number; done: boolean },
-    grounding: ReturnType<Grounder["step"]>,
+    grounding: Grounding,
   ): RunEvent => ({
     type: "observe",
     skill,
@@ -195,7 +195,7 @@ export async function* runSkill(
     const result = await ctx.env.step(action);
     actions++;
     reward = result.reward;
-    const grounding = ctx.grounder.step(ctx.facts, action, result.observation);
+    const grounding = await ctx.grounder.step(ctx.facts, action, result.observation);
     ctx.facts.apply(grounding.delta);
     return { result, grounding, event: observed(node, action, result, grounding) };
   };

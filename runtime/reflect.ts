@@ -12,7 +12,7 @@
 import { matchAction, renderAction } from "../dsl/action.ts";
 import type { Atom, FactDelta, Value } from "../dsl/facts.ts";
 import { own, type Vocabulary } from "../dsl/vocabulary.ts";
-import type { Environment, Grounder } from "./environment.ts";
+import type { Environment, OnlineGrounder } from "./environment.ts";
 import type { FactStore } from "./fact_store.ts";
 
 /** A rejected action to recover from. */
@@ -104,7 +104,7 @@ function product<T>(lists: T[][]): T[][] {
  */
 export async function recoverAction(
   rejected: RejectedAction,
-  ctx: { env: Environment; grounder: Grounder; facts: FactStore; vocab: Vocabulary },
+  ctx: { env: Environment; grounder: OnlineGrounder; facts: FactStore; vocab: Vocabulary },
   options: RecoveryOptions = {},
 ): Promise<RecoveryResult> {
   const maxTries = options.maxTries ?? 8;
@@ -114,7 +114,7 @@ export async function recoverAction(
   const send = async (action: string) => {
     const step = await ctx.env.step(action);
     result.actions++;
-    const g = ctx.grounder.step(ctx.facts, action, step.observation);
+    const g = await ctx.grounder.step(ctx.facts, action, step.observation);
     ctx.facts.apply(g.delta);
     if (step.done) {
       result.done = true;

@@ -24,7 +24,7 @@ import {
   taskLabel,
 } from "../runtime/evaluate.ts";
 import { evaluateInWorkers } from "./_eval_pool.ts";
-import { agentRunner, expertRunner } from "../runtime/eval_runners.ts";
+import { agentRunner, type EpisodeModel, expertRunner } from "../runtime/eval_runners.ts";
 import { Honer } from "../runtime/hone.ts";
 import { HoningSession } from "../runtime/honing_session.ts";
 import type { SkillLibrary } from "../runtime/library.ts";
@@ -106,6 +106,12 @@ export interface RunVariantOptions {
   concurrency?: number;
   /** The `--env` value the workers load the environment from (local environments). */
   workerEnv?: string;
+  /**
+   * A language model's part in each episode (see `agentRunner`). Its
+   * episodes run interleaved in this thread, which holds the client and its
+   * cache: `concurrency` is then the number of connections.
+   */
+  model?: () => EpisodeModel;
 }
 
 /** The episode runner of a variant: the expert, or the agent with the library. */
@@ -113,7 +119,14 @@ export function variantRunner(
   kit: EnvironmentKit,
   options: Pick<
     RunVariantOptions,
-    "name" | "expert" | "expertOptions" | "library" | "honing" | "maxActions" | "maxSkillCalls"
+    | "name"
+    | "expert"
+    | "expertOptions"
+    | "library"
+    | "honing"
+    | "maxActions"
+    | "maxSkillCalls"
+    | "model"
   >,
 ): EpisodeRunner {
   if (options.expert) return expertRunner(kit, options.expertOptions ?? {});
@@ -125,6 +138,7 @@ export function variantRunner(
     templates: lib.templates,
     ...(lib.actionModel ? { actionModel: lib.actionModel } : {}),
     ...(options.honing ? { honing: options.honing } : {}),
+    ...(options.model ? { model: options.model } : {}),
     ...episodeBudgets(kit, options),
   });
 }
@@ -139,7 +153,7 @@ export async function runVariant(options: RunVariantOptions): Promise<Evaluation
   const bar = new ProgressBar(options.name, options.tasks.length, options.progress ?? true);
   let successes = 0;
   bar.update(0, 0);
-  if (concurrency > 1 && options.workerEnv !== undefined) {
+  if (concurrency > 1 && options.workerEnv !== undefined && !options.model) {
     const lib = options.library;
     return await evaluateInWorkers({
       envName: kit.name,

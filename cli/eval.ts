@@ -14,6 +14,8 @@ import type { LibraryStore } from "../runtime/library_store.ts";
 import { openLibrary } from "../compiler/open_library.ts";
 import { checkTaskResets, readTaskSpecs } from "../runtime/task_specs.ts";
 import { intFlag, MAX_COUNT, parseFlags, runMain, UsageError } from "./_cli.ts";
+import { LLM_FLAGS, LLM_HELP, llmClientFrom, llmRoles } from "./_llm.ts";
+import { episodeModels, RUNTIME_ROLES } from "../llm/episode.ts";
 import {
   builtinTraces,
   envHelp,
@@ -93,9 +95,21 @@ ${envHelp(22)}
   --json              print one JSON object: env, variant, tasks, success_rate,
                       avg_steps, invalid_action_rate, steps_per_skill,
                       progress_rate (null unless the environment reports
-                      one, e.g. PDDL's share of goal conditions), llm_calls, seconds, by_type, node_steps, skill_calls,
-                      errors (rates are fractions)
-  --episodes          with --json: add every episode's record
+                      one, e.g. PDDL's share of goal conditions), llm_calls,
+                      llm_tokens, llm_rejected, seconds, by_type, node_steps,
+                      skill_calls, errors (rates are fractions)
+  --episodes          with --json: add every episode's record (with a model:
+                      its calls, tokens and each rejected answer's reason)
+${LLM_HELP}
+  --llm-roles <list>  what the model does (default: all of them):
+                      grounder  reads each observation into facts in the
+                                vocabulary's predicates, instead of the
+                                environment's grounder (answers that name
+                                unknown predicates or objects, or break
+                                arity or types, are rejected and asked
+                                again once)
+                      Episodes run in this thread (--concurrency: requests
+                      at once)
   -h, --help          show this help
 
 Exit codes: 0 done (whatever the success rate), 1 when the run could not do
@@ -124,6 +138,7 @@ export async function main(args: string[]): Promise<number> {
     "max-skill-calls": { type: "string" },
     json: { type: "boolean" },
     episodes: { type: "boolean" },
+    ...LLM_FLAGS,
     help: { type: "boolean", short: "h" },
   });
   if (flags.help) {
@@ -209,6 +224,11 @@ export async function main(args: string[]): Promise<number> {
     if (flags.hone) honing = memoryHoning(built.skills, kit, built.actionModel);
   }
 
+  const llm = await llmClientFrom(flags);
+  const roles = llmRoles(flags["llm-roles"], RUNTIME_ROLES, RUNTIME_ROLES);
+  if (llm && expert) throw new UsageError("--llm does not apply to the expert");
+  if (llm) log(`LLM ${llm.model}: ${[...roles].join(", ") || "no role"}`);
+
   const name = `${variant}${flags.hone ? "+hone" : ""}`;
   const evaluation = await runVariant({
     name,
@@ -225,6 +245,7 @@ export async function main(args: string[]): Promise<number> {
     concurrency,
     // A remote environment takes its concurrency as connections from this thread.
     ...(remote ? {} : { workerEnv: flags.env! }),
+    ...(llm ? { model: episodeModels(llm, kit, roles) } : {}),
   });
   if (flags.json) {
     const out: Record<string, unknown> = { ...evaluation.report };
@@ -272,7 +293,9 @@ function printReport(
       r.progress_rate === null ? "" : `, progress rate ${percent(r.progress_rate)}`
     }, ${r.avg_steps.toFixed(1)} steps per episode, ${
       percent(r.invalid_action_rate)
-    } invalid actions, ${r.llm_calls} LLM calls, ${r.seconds.toFixed(1)} s`,
+    } invalid actions, ${r.llm_calls} LLM calls${
+      r.llm_calls > 0 ? ` (${r.llm_tokens} tokens, ${r.llm_rejected} answers rejected)` : ""
+    }, ${r.seconds.toFixed(1)} s`,
   );
 }
 

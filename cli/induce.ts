@@ -12,9 +12,8 @@ import { describeProgram } from "../compiler/task_program.ts";
 import type { TaskTemplate } from "../runtime/task_template.ts";
 import { localKit } from "../environments/remote/kit.ts";
 import { intFlag, MAX_COUNT, parseFlags, runMain, UsageError } from "./_cli.ts";
-import { LlmCache } from "../llm/cache.ts";
-import { LlmClient } from "../llm/client.ts";
-import { llmConfigFrom, type LlmFlags, openaiEnvironment } from "../llm/config.ts";
+import type { LlmClient } from "../llm/client.ts";
+import { LLM_FLAGS, LLM_HELP, llmClientFrom, llmRoles } from "./_llm.ts";
 import { synthesizeWithLlm } from "../llm/synthesizer.ts";
 import { proposeLandmarks } from "../llm/subgoals.ts";
 import type { LandmarkDecl } from "../dsl/vocabulary.ts";
@@ -49,19 +48,17 @@ ${envHelp(22)}
   --env-options <json>  builtin: options of the environment the expert runs
                       in, e.g. '{"recipes": "<dir>"}'
   --recipes <dir>     builtin TextCraft: the same as --env-options
-  --llm <base-url>    an OpenAI-compatible server (else OPENAI_BASE_URL). For a
-                      vocabulary without landmarks its model says which fact
-                      changes end a subgoal (checked against the vocabulary
-                      and the traces; else they are derived as without it);
-                      then it proposes a skill for every group the induced
-                      skill does not fully reproduce, which replaces the skill
-                      only if it validates and reproduces more segments
-  --model <name>      the model (else OPENAI_MODEL); OPENAI_API_KEY is sent
-  --llm-timeout <ms>  per request (default 60000); --llm-retries <n> on
-                      429/5xx/timeouts (default 3); --llm-calls <n> at most
-  --llm-cache <file>  JSONL record of requests and answers: answers found
-                      there are replayed (no server needed), new ones added
                       '{"recipes": "<dir>"}' (kept for old scripts)
+${LLM_HELP}
+  --llm-roles <list>  what the model does (default: both):
+                      subgoals     for a vocabulary without landmarks, which
+                                   fact changes end a subgoal (checked
+                                   against the vocabulary and the traces;
+                                   else derived as without it)
+                      synthesizer  a skill for every group the induced skill
+                                   does not fully reproduce; it replaces the
+                                   skill only if it validates and reproduces
+                                   more segments
   --lambda <x>        weight of program size in the MDL score (default 0.05)
   --no-crossover      do not share guarded steps between skills
   --linear            induce linear parameterized scripts (no loops, no
@@ -93,12 +90,7 @@ export async function main(args: string[]): Promise<number> {
     overwrite: { type: "boolean" },
     explain: { type: "boolean" },
     json: { type: "boolean" },
-    llm: { type: "string" },
-    model: { type: "string" },
-    "llm-timeout": { type: "string" },
-    "llm-retries": { type: "string" },
-    "llm-calls": { type: "string" },
-    "llm-cache": { type: "string" },
+    ...LLM_FLAGS,
     help: { type: "boolean", short: "h" },
   });
   if (flags.help) {
@@ -132,9 +124,10 @@ export async function main(args: string[]): Promise<number> {
   if (traces.length === 0) throw new UsageError(`No traces in ${flags.traces}`);
 
   const llm = await llmClientFrom(flags);
+  const roles = llmRoles(flags["llm-roles"], INDUCE_ROLES, INDUCE_ROLES);
   let llmSummary: LlmSummary | undefined;
   let inducing = localKit(kit);
-  if (llm && (inducing.vocabulary.landmarks ?? []).length === 0) {
+  if (llm && roles.has("subgoals") && (inducing.vocabulary.landmarks ?? []).length === 0) {
     progress(`Asking ${llm.model} (subgoals) which fact changes end a subgoal...`);
     const proposal = await proposeLandmarks(llm, traces, inducing);
     llmSummary = {
@@ -160,7 +153,7 @@ export async function main(args: string[]): Promise<number> {
     explainTemplates: flags.explain ? (line) => console.log(`  template ${line}`) : undefined,
     onGroup: (i, n, name) => progress(`  [${i + 1}/${n}] ${name}`),
   });
-  if (llm) {
+  if (llm && roles.has("synthesizer")) {
     progress(`Asking ${llm.model} (synthesizer) for skills that reproduce more segments...`);
     const better = await synthesizeWithLlm(traces, inducing, compiled, llm, {
       lambda,
@@ -227,20 +220,8 @@ function describeLandmark(l: LandmarkDecl): string {
 }
 
 /** The LLM client of `--llm`/`--model` (or `OPENAI_*`) and `--llm-cache`, if either is given. */
-async function llmClientFrom(
-  flags: LlmFlags & { "llm-cache"?: string },
-): Promise<LlmClient | undefined> {
-  let config;
-  try {
-    config = llmConfigFrom(flags, openaiEnvironment());
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-  const path = flags["llm-cache"];
-  if (!config && path === undefined) return undefined;
-  const cache = path === undefined ? undefined : await LlmCache.open(path);
-  return new LlmClient(config, cache ? { cache } : {});
-}
+/** The roles a model takes in induction (`--llm-roles`). */
+const INDUCE_ROLES = ["subgoals", "synthesizer"] as const;
 
 /** `--traces builtin`: the expert's demonstrations, with `--count` and the environment options. */
 async function builtin(

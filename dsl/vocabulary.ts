@@ -261,16 +261,6 @@ export type TypeRef =
   | { kind: "list"; of: TypeRef };
 
 /**
- * Parses a type name such as `List<Item>`; returns `undefined` when it is
- * not well formed.
- *
- * @example Usage
- * ```ts
- * import { parseTypeName } from "./vocabulary.ts";
- * console.log(parseTypeName("List<Item>")); // { kind: "list", of: { kind: "scalar", name: "Item" } }
- * ```
- */
-/**
  * `record[key]` when `key` is the record's own entry: names that come from
  * data (`constructor`, `__proto__`, `toString`) never reach the prototype.
  *
@@ -284,6 +274,16 @@ export function own<T>(record: Readonly<Record<string, T>>, key: string): T | un
   return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
+/**
+ * Parses a type name such as `List<Item>`; returns `undefined` when it is
+ * not well formed.
+ *
+ * @example Usage
+ * ```ts
+ * import { parseTypeName } from "./vocabulary.ts";
+ * console.log(parseTypeName("List<Item>")); // { kind: "list", of: { kind: "scalar", name: "Item" } }
+ * ```
+ */
 export function parseTypeName(text: string): TypeRef | undefined {
   // Checkers and synthesis ask for the same few names millions of times.
   if (TYPE_NAMES.has(text)) return TYPE_NAMES.get(text);

@@ -63,6 +63,12 @@ export type AskResult<T> =
   | { ok: true; value: T; rejected: string[] }
   | { ok: false; error: LlmError; rejected: string[] };
 
+/** An answer the checks rejected: the role that asked and why. */
+export interface RejectedAnswer {
+  role: string;
+  why: string;
+}
+
 /** Options of an {@linkcode LlmClient}. */
 export interface LlmClientOptions {
   /** Answers to replay, and where new ones are recorded. */
@@ -86,9 +92,12 @@ const EMPTY: LlmUsage = { calls: 0, promptTokens: 0, completionTokens: 0, cached
 export class LlmClient {
   readonly #config?: LlmConfig;
   readonly #cache?: LlmCache;
+  /** The client an episode's client was made from (its total counts there too). */
+  #parent?: LlmClient;
   #openai?: Promise<{ client: OpenAI; module: typeof OpenAI }>;
   #episode: LlmUsage = { ...EMPTY };
   #total: LlmUsage = { ...EMPTY };
+  #rejected: RejectedAnswer[] = [];
 
   /** Creates a client for `config` (none: answers come from the cache only). */
   constructor(config: LlmConfig | undefined, options: LlmClientOptions = {}) {
@@ -96,14 +105,31 @@ export class LlmClient {
     this.#cache = options.cache;
   }
 
+  /**
+   * A client for one episode: the same server, cache and connection, with
+   * its own usage, rejections and call budget, so that episodes run side by
+   * side are counted apart. Its calls count in this client's total too.
+   */
+  episode(): LlmClient {
+    const child = new LlmClient(this.#config, { cache: this.#cache });
+    child.#parent = this;
+    return child;
+  }
+
   /** The model asked (or `cache` without a configuration). */
   get model(): string {
     return this.#config?.model ?? "cache";
   }
 
-  /** Starts an episode: its usage and call budget start from zero. */
+  /** Starts an episode: its usage, rejections and call budget start from zero. */
   startEpisode(): void {
     this.#episode = { ...EMPTY };
+    this.#rejected = [];
+  }
+
+  /** The answers rejected since {@linkcode LlmClient.startEpisode}, in order. */
+  episodeRejections(): RejectedAnswer[] {
+    return [...this.#rejected];
   }
 
   /** Usage since {@linkcode LlmClient.startEpisode}. */
@@ -135,6 +161,7 @@ export class LlmClient {
       const reason = judge(content, request.schema, request.check);
       if (reason.ok) return { ok: true, value: reason.value, rejected };
       rejected.push(reason.why);
+      this.#rejected.push({ role: request.role, why: reason.why });
       messages.push(
         { role: "assistant", content },
         {
@@ -178,16 +205,7 @@ export class LlmClient {
           : "no LLM configured (--llm <base-url> or OPENAI_BASE_URL)",
       );
     }
-    this.#openai ??= import("openai").then(({ default: module }) => ({
-      module,
-      client: new module({
-        baseURL: config.baseUrl,
-        apiKey: config.apiKey,
-        timeout: config.timeoutMs,
-        maxRetries: config.maxRetries,
-      }),
-    }));
-    const { client, module } = await this.#openai;
+    const { client, module } = await this.#connection(config);
     let answer: OpenAI.Chat.Completions.ChatCompletion;
     try {
       answer = await client.chat.completions.create({ model: config.model, messages });
@@ -207,8 +225,26 @@ export class LlmClient {
     return content;
   }
 
+  /** The `openai` client, made once per root client (its episodes share the connection). */
+  #connection(config: LlmConfig): Promise<{ client: OpenAI; module: typeof OpenAI }> {
+    if (this.#parent) return this.#parent.#connection(config);
+    this.#openai ??= import("openai").then(({ default: module }) => ({
+      module,
+      client: new module({
+        baseURL: config.baseUrl,
+        apiKey: config.apiKey,
+        timeout: config.timeoutMs,
+        maxRetries: config.maxRetries,
+      }),
+    }));
+    return this.#openai;
+  }
+
+  /** Counts a call in this episode and in the totals of this client and those it came from. */
   #count(usage: { prompt: number; completion: number }, cached: boolean): void {
-    for (const u of [this.#episode, this.#total]) {
+    const counters = [this.#episode, this.#total];
+    for (let p = this.#parent; p; p = p.#parent) counters.push(p.#total);
+    for (const u of counters) {
       u.calls++;
       u.promptTokens += usage.prompt;
       u.completionTokens += usage.completion;

@@ -1,7 +1,7 @@
 /**
  * The neural half: configuration, an OpenAI-compatible client whose
  * answers are zod-validated JSON, record/replay of answers, and the roles
- * built on them (the synthesizer and the subgoal proposer).
+ * built on them (the grounder, the synthesizer and the subgoal proposer).
  *
  * @module
  */
@@ -20,7 +20,18 @@ export {
   type LlmClientOptions,
   LlmError,
   type LlmUsage,
+  type RejectedAnswer,
 } from "./client.ts";
+export {
+  checkGrounding,
+  grounderInstructions,
+  type GroundingAnswer,
+  type GroundingAnswerInput,
+  GroundingAnswerSchema,
+  groundingRequest,
+  LlmGrounder,
+} from "./grounder.ts";
+export { episodeModels, RUNTIME_ROLES, type RuntimeRole } from "./episode.ts";
 export {
   proposeSkill,
   type SynthesisOutcome,

@@ -14,7 +14,12 @@ import {
   runAgent,
 } from "./agent.ts";
 import type { EnvironmentKit } from "./environment.ts";
-import type { EpisodeOutcome, EpisodeRunner } from "./evaluate.ts";
+import {
+  EpisodeError,
+  type EpisodeLlmUsage,
+  type EpisodeOutcome,
+  type EpisodeRunner,
+} from "./evaluate.ts";
 import { FactStore } from "./fact_store.ts";
 import type { HoningSession } from "./honing_session.ts";
 import type { SkillLibrary } from "./library.ts";
@@ -41,6 +46,20 @@ export interface AgentRunnerOptions {
   honing?: HoningSession;
   /** Receives every agent event (e.g. for a trace display). */
   onEvent?: (event: AgentEvent) => void;
+  /**
+   * A language model's part in each episode: called once per episode, it
+   * gives the kit to run it with (whose grounder may ask the model) and
+   * reports the episode's calls.
+   */
+  model?: () => EpisodeModel;
+}
+
+/** A language model's part in one episode (see {@linkcode AgentRunnerOptions.model}). */
+export interface EpisodeModel {
+  /** The kit the episode runs with. */
+  kit: AgentKit;
+  /** The episode's calls so far, with their tokens and rejected answers. */
+  usage(): { calls: number; llm: EpisodeLlmUsage };
 }
 
 /**
@@ -58,9 +77,10 @@ export function agentRunner(options: AgentRunnerOptions): EpisodeRunner {
   const { honing } = options;
   return {
     async run(env, task): Promise<EpisodeOutcome> {
+      const model = options.model?.();
       const run = runAgent({
         env,
-        kit: options.kit,
+        kit: model?.kit ?? options.kit,
         library: honing ? honing.library() : options.library,
         templates: options.templates,
         task,
@@ -91,6 +111,13 @@ export function agentRunner(options: AgentRunnerOptions): EpisodeRunner {
           honing?.observe(r.value);
           options.onEvent?.(r.value);
         }
+      } catch (e) {
+        if (!model) throw e;
+        const { calls, llm } = model.usage();
+        throw new EpisodeError(e instanceof Error ? e.message : String(e), {
+          llmCalls: calls,
+          llm,
+        });
       } finally {
         // Even an episode cut short by an error leaves what the honer learned in the library.
         await honing?.endEpisode();
@@ -103,7 +130,7 @@ export function agentRunner(options: AgentRunnerOptions): EpisodeRunner {
         plannedActions: result.plannedActions,
         skillCalls: result.skillCalls,
         steps: result.steps,
-        llmCalls: 0,
+        ...(model ? { llmCalls: model.usage().calls, llm: model.usage().llm } : { llmCalls: 0 }),
         stop: result.stop,
         ...(taskId !== undefined ? { taskId } : {}),
         ...(taskType !== undefined ? { taskType } : {}),

@@ -32,12 +32,41 @@ export interface EpisodeOutcome {
   steps: number;
   /** Calls to a language model. @default 0 */
   llmCalls?: number;
+  /** Tokens and rejected answers of those calls, when a language model was used. */
+  llm?: EpisodeLlmUsage;
   /** Why the episode stopped, in words. */
   stop?: string;
   /** The task id, when the runner knows it better than the environment's last reset. */
   taskId?: string;
   /** The task type, likewise. */
   taskType?: string;
+}
+
+/** What a language model's calls in one episode cost and what was rejected of them. */
+export interface EpisodeLlmUsage {
+  /** Tokens of the requests. */
+  promptTokens: number;
+  /** Tokens of the answers. */
+  completionTokens: number;
+  /** Calls answered from a recorded cache (counted in `llmCalls` too). */
+  cached: number;
+  /** Each answer the checks rejected: the role that asked and why. */
+  rejected: { role: string; why: string }[];
+}
+
+/**
+ * An episode that failed with an error, carrying what the runner can still
+ * report of it (its language-model calls, say).
+ */
+export class EpisodeError extends Error {
+  /** The runner's partial account of the episode. */
+  readonly outcome: Pick<EpisodeOutcome, "llmCalls" | "llm">;
+  /** Creates the error with the failure's message and the partial account. */
+  constructor(message: string, outcome: Pick<EpisodeOutcome, "llmCalls" | "llm">) {
+    super(message);
+    this.name = "EpisodeError";
+    this.outcome = outcome;
+  }
 }
 
 /** Solves tasks, one per call. */
@@ -58,7 +87,7 @@ export interface EpisodeRunner {
 
 /** One evaluated episode. */
 export interface EpisodeRecord
-  extends Required<Omit<EpisodeOutcome, "stop" | "taskId" | "taskType">> {
+  extends Required<Omit<EpisodeOutcome, "stop" | "taskId" | "taskType" | "llm">> {
   /** Position in the task list (0-based). */
   index: number;
   /** The task id the environment reported, else the task's label. */
@@ -75,6 +104,8 @@ export interface EpisodeRecord
   error?: string;
   /** The environment's progress rate at the end, when it reports one. */
   progress?: number;
+  /** Tokens and rejected answers, when a language model was used. */
+  llm?: EpisodeLlmUsage;
 }
 
 /** Metrics of one task type. */
@@ -120,6 +151,10 @@ export interface EvalReport {
   progress_rate: number | null;
   /** Calls to a language model, in total. */
   llm_calls: number;
+  /** Tokens of those calls (requests and answers), in total. */
+  llm_tokens: number;
+  /** Answers of those calls that the checks rejected (each asked again once), in total. */
+  llm_rejected: number;
   /** Wall time of the whole evaluation, in seconds. */
   seconds: number;
   /** Per task type, in order of first appearance. */
@@ -226,6 +261,7 @@ async function runEpisode(
   let tracked: TrackedEnvironment | undefined;
   let outcome: EpisodeOutcome | undefined;
   let error: string | undefined;
+  let partial: EpisodeError["outcome"] | undefined;
   let progress: number | undefined;
   try {
     env = options.createEnv();
@@ -233,6 +269,7 @@ async function runEpisode(
     outcome = await options.runner.run(env, task);
   } catch (e) {
     error = e instanceof Error ? e.message : String(e);
+    if (e instanceof EpisodeError) partial = e.outcome;
   } finally {
     progress = env?.progressRate;
     try {
@@ -261,7 +298,8 @@ async function runEpisode(
       plannedActions: 0,
       skillCalls: 0,
       steps: 0,
-      llmCalls: 0,
+      llmCalls: partial?.llmCalls ?? 0,
+      ...(partial?.llm ? { llm: partial.llm } : {}),
       error: error ?? "The runner returned no outcome",
     };
   }
@@ -275,6 +313,7 @@ async function runEpisode(
     skillCalls: outcome.skillCalls,
     steps: outcome.steps,
     llmCalls: outcome.llmCalls ?? 0,
+    ...(outcome.llm ? { llm: outcome.llm } : {}),
     ...(outcome.stop !== undefined ? { stop: outcome.stop } : {}),
   };
 }
@@ -333,6 +372,8 @@ export function summarize(
       ? sum((r) => r.progress!, withProgress) / withProgress.length
       : null,
     llm_calls: sum((r) => r.llmCalls),
+    llm_tokens: sum((r) => (r.llm?.promptTokens ?? 0) + (r.llm?.completionTokens ?? 0)),
+    llm_rejected: sum((r) => r.llm?.rejected.length ?? 0),
     seconds: info.seconds,
     by_type: byType,
     node_steps: sum((r) => r.steps),

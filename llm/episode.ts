@@ -1,0 +1,59 @@
+/**
+ * A language model's part in an episode of the agent: per episode, a
+ * client of its own (its calls, tokens, rejected answers and call budget
+ * counted apart, even when episodes run side by side) and the kit the
+ * episode runs with, whose grounder asks the model when the grounder role
+ * is on.
+ *
+ * @module
+ */
+import type { AgentKit } from "../runtime/agent_types.ts";
+import type { EpisodeModel } from "../runtime/eval_runners.ts";
+import type { LlmClient } from "./client.ts";
+import { LlmGrounder } from "./grounder.ts";
+
+/** The roles a model can take while skills run. */
+export const RUNTIME_ROLES = ["grounder"] as const;
+
+/** One of {@linkcode RUNTIME_ROLES}. */
+export type RuntimeRole = typeof RUNTIME_ROLES[number];
+
+/**
+ * The per-episode model of the evaluation harness's agent runner
+ * (`agentRunner({ model })`).
+ *
+ * @param client The client; each episode gets its own (`client.episode()`).
+ * @param kit The environment's kit (vocabulary and symbolic grounder).
+ * @param roles The roles the model takes.
+ *
+ * @example Usage
+ * ```ts ignore
+ * const runner = agentRunner({ kit, library, templates, model: episodeModels(client, kit, new Set(["grounder"])) });
+ * ```
+ */
+export function episodeModels(
+  client: LlmClient,
+  kit: AgentKit,
+  roles: ReadonlySet<RuntimeRole>,
+): () => EpisodeModel {
+  return () => {
+    const episode = client.episode();
+    return {
+      kit: roles.has("grounder")
+        ? { vocabulary: kit.vocabulary, grounder: () => new LlmGrounder(episode, kit.vocabulary) }
+        : kit,
+      usage() {
+        const u = episode.episodeUsage();
+        return {
+          calls: u.calls,
+          llm: {
+            promptTokens: u.promptTokens,
+            completionTokens: u.completionTokens,
+            cached: u.cached,
+            rejected: episode.episodeRejections(),
+          },
+        };
+      },
+    };
+  };
+}

@@ -8,6 +8,11 @@
 import { LlmCache } from "../llm/cache.ts";
 import { LlmClient } from "../llm/client.ts";
 import { llmConfigFrom, type LlmFlags, openaiEnvironment } from "../llm/config.ts";
+import { localKit } from "../environments/remote/kit.ts";
+import { hasGrounderCode } from "../environments/remote/vocabulary_kit.ts";
+import type { Trace } from "../dsl/trace.ts";
+import { groundTracesAhead } from "../llm/grounder.ts";
+import type { EnvironmentKit } from "../runtime/environment.ts";
 import { UsageError } from "./_cli.ts";
 
 /** The flags, for `parseFlags`. */
@@ -83,4 +88,53 @@ export function llmRoles<R extends string>(
     roles.add(name as R);
   }
   return roles;
+}
+
+/**
+ * Refuses an environment known by its vocabulary alone unless the model
+ * grounds its observations.
+ *
+ * @throws {UsageError} Saying which flags are missing.
+ */
+export function requireGrounding(
+  kit: EnvironmentKit,
+  llm: LlmClient | undefined,
+  roles: ReadonlySet<string>,
+): void {
+  if (hasGrounderCode(localKit(kit))) return;
+  if (llm && roles.has("grounder")) return;
+  throw new UsageError(
+    `The "${localKit(kit).name}" environment has no grounder code: ground its observations ` +
+      `with a model (--llm <url> --model <name>${llm ? ", and grounder in --llm-roles" : ""})`,
+  );
+}
+
+/** One line of a model's use: calls, tokens and rejected answers. */
+export function describeLlmUse(
+  usage: { calls: number; promptTokens: number; completionTokens: number; cached: number },
+  rejected: number,
+): string {
+  return `${usage.calls} LLM calls (${usage.cached} from the cache), ${
+    usage.promptTokens + usage.completionTokens
+  } tokens, ${rejected} answers rejected`;
+}
+
+/**
+ * The kit induction grounds `traces` with: with the grounder role, the
+ * model grounds every observation once ahead (each trace an episode of its
+ * own) and induction reads its answers from memory; otherwise `kit`.
+ *
+ * @throws {LlmError} When an observation gets no valid answer.
+ */
+export async function groundedForInduction(
+  kit: EnvironmentKit,
+  llm: LlmClient | undefined,
+  roles: ReadonlySet<string>,
+  traces: readonly Trace[],
+  progress: (line: string) => void,
+): Promise<EnvironmentKit> {
+  if (!llm || !roles.has("grounder")) return kit;
+  progress(`Asking ${llm.model} (grounder) for the facts of ${traces.length} traces...`);
+  const grounder = await groundTracesAhead(llm, kit.vocabulary, traces);
+  return { ...kit, grounder: () => grounder };
 }

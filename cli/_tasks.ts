@@ -8,7 +8,9 @@
  */
 import type { Trace } from "../dsl/trace.ts";
 import { loadEnvironmentKit } from "../environments/registry.ts";
-import { localKit } from "../environments/remote/kit.ts";
+import { localKit, parseRemoteName, REMOTE_PREFIX, remoteKit } from "../environments/remote/kit.ts";
+import { readVocabularyFile, vocabularyKit } from "../environments/remote/vocabulary_kit.ts";
+import { InputFileError } from "../runtime/json_file.ts";
 import type { EnvironmentKit, TaskSpec } from "../runtime/environment.ts";
 import { generateExpertTraces } from "../runtime/expert_traces.ts";
 import { demonstrationTasksOf, taskListOf, taskSpecCheckOf } from "../runtime/task_lists.ts";
@@ -51,18 +53,38 @@ function asUsage<T>(f: () => T): T {
 }
 
 /**
- * The kit `--env` names (see `loadEnvironmentKit`).
+ * The kit `--env` names (see `loadEnvironmentKit`); with `vocabulary` (the
+ * `--vocabulary` file), an environment behind a server that skillc knows
+ * by that vocabulary alone.
  *
  * @throws {UsageError} When it is missing, unknown or not a kit.
  */
-export async function kitFromFlag(env: string | undefined): Promise<EnvironmentKit> {
+export async function kitFromFlag(
+  env: string | undefined,
+  vocabulary?: string,
+): Promise<EnvironmentKit> {
   if (!env) throw new UsageError("Missing --env <env>");
   try {
-    return await loadEnvironmentKit(env);
+    if (vocabulary === undefined) return await loadEnvironmentKit(env);
+    if (!env.startsWith(REMOTE_PREFIX)) {
+      throw new UsageError(
+        `--vocabulary is for an environment behind a server: --env ${REMOTE_PREFIX}<name>@http://host:port`,
+      );
+    }
+    const { env: name } = parseRemoteName(env);
+    return remoteKit(env, vocabularyKit(name, await readVocabularyFile(vocabulary)));
   } catch (e) {
+    if (e instanceof UsageError || e instanceof InputFileError) throw e;
     throw new UsageError(e instanceof Error ? e.message : String(e));
   }
 }
+
+/** The help line of `--vocabulary`. */
+export const VOCABULARY_HELP =
+  `  --vocabulary <file>  with --env agentgym:<name>@<url>: an environment known
+                      only by its vocabulary (a JSON file: types, predicates,
+                      actions); its observations are grounded by the model
+                      (--llm, the grounder role)`;
 
 /**
  * The check of an explicit task of an environment.

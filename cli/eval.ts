@@ -14,7 +14,14 @@ import type { LibraryStore } from "../runtime/library_store.ts";
 import { openLibrary } from "../compiler/open_library.ts";
 import { checkTaskResets, readTaskSpecs } from "../runtime/task_specs.ts";
 import { intFlag, MAX_COUNT, parseFlags, runMain, UsageError } from "./_cli.ts";
-import { LLM_FLAGS, LLM_HELP, llmClientFrom, llmRoles } from "./_llm.ts";
+import {
+  groundedForInduction,
+  LLM_FLAGS,
+  LLM_HELP,
+  llmClientFrom,
+  llmRoles,
+  requireGrounding,
+} from "./_llm.ts";
 import { episodeModels, RUNTIME_ROLES } from "../llm/episode.ts";
 import {
   builtinTraces,
@@ -23,6 +30,7 @@ import {
   parseEnvOptions,
   taskList,
   taskSpecCheck,
+  VOCABULARY_HELP,
 } from "./_tasks.ts";
 import {
   byTypeTable,
@@ -98,6 +106,7 @@ ${envHelp(22)}
                       one, e.g. PDDL's share of goal conditions), llm_calls,
                       llm_tokens, llm_rejected, seconds, by_type, node_steps,
                       skill_calls, errors (rates are fractions)
+${VOCABULARY_HELP}
   --episodes          with --json: add every episode's record (with a model:
                       its calls, tokens and each rejected answer's reason)
 ${LLM_HELP}
@@ -138,6 +147,7 @@ export async function main(args: string[]): Promise<number> {
     "max-skill-calls": { type: "string" },
     json: { type: "boolean" },
     episodes: { type: "boolean" },
+    vocabulary: { type: "string" },
     ...LLM_FLAGS,
     help: { type: "boolean", short: "h" },
   });
@@ -145,7 +155,7 @@ export async function main(args: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  const kit = await kitFromFlag(flags.env);
+  const kit = await kitFromFlag(flags.env, flags.vocabulary);
   const variant = flags.variant ?? "full";
   if (variant !== "full" && variant !== "linear" && variant !== "expert") {
     throw new UsageError(`--variant must be full, linear or expert, got "${variant}"`);
@@ -196,6 +206,12 @@ export async function main(args: string[]): Promise<number> {
   }
   const log = (line: string) => console.error(line);
 
+  const llm = await llmClientFrom(flags);
+  const roles = llmRoles(flags["llm-roles"], RUNTIME_ROLES, RUNTIME_ROLES);
+  if (llm && expert) throw new UsageError("--llm does not apply to the expert");
+  if (!expert) requireGrounding(kit, llm, roles);
+  if (llm) log(`LLM ${llm.model}: ${[...roles].join(", ") || "no role"}`);
+
   // The library.
   let library;
   let honing: HoningSession | undefined;
@@ -214,7 +230,8 @@ export async function main(args: string[]): Promise<number> {
       ? await builtinTraces(kit, { envOptions: remote ? {} : envOptions })
       : await readTraces(flags.traces, localKit(kit));
     if (traces.length === 0) throw new UsageError(`No traces in ${flags.traces}`);
-    const built = induceLibrary(traces, kit, { linear: variant === "linear" });
+    const inducing = await groundedForInduction(kit, llm, roles, traces, log);
+    const built = induceLibrary(traces, inducing, { linear: variant === "linear" });
     log(
       `Induced ${built.skills.length} skills and ${built.templates.length} templates from ${traces.length} traces in ${
         built.seconds.toFixed(1)
@@ -223,11 +240,6 @@ export async function main(args: string[]): Promise<number> {
     library = built;
     if (flags.hone) honing = memoryHoning(built.skills, kit, built.actionModel);
   }
-
-  const llm = await llmClientFrom(flags);
-  const roles = llmRoles(flags["llm-roles"], RUNTIME_ROLES, RUNTIME_ROLES);
-  if (llm && expert) throw new UsageError("--llm does not apply to the expert");
-  if (llm) log(`LLM ${llm.model}: ${[...roles].join(", ") || "no role"}`);
 
   const name = `${variant}${flags.hone ? "+hone" : ""}`;
   const evaluation = await runVariant({

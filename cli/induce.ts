@@ -13,11 +13,19 @@ import type { TaskTemplate } from "../runtime/task_template.ts";
 import { localKit } from "../environments/remote/kit.ts";
 import { intFlag, MAX_COUNT, parseFlags, runMain, UsageError } from "./_cli.ts";
 import type { LlmClient } from "../llm/client.ts";
-import { LLM_FLAGS, LLM_HELP, llmClientFrom, llmRoles } from "./_llm.ts";
+import {
+  groundedForInduction,
+  LLM_FLAGS,
+  LLM_HELP,
+  llmClientFrom,
+  llmRoles,
+  requireGrounding,
+} from "./_llm.ts";
+import { hasGrounderCode } from "../environments/remote/vocabulary_kit.ts";
 import { synthesizeWithLlm } from "../llm/synthesizer.ts";
 import { proposeLandmarks } from "../llm/subgoals.ts";
 import type { LandmarkDecl } from "../dsl/vocabulary.ts";
-import { builtinTraces, envHelp, kitFromFlag, parseEnvOptions } from "./_tasks.ts";
+import { builtinTraces, envHelp, kitFromFlag, parseEnvOptions, VOCABULARY_HELP } from "./_tasks.ts";
 
 const HELP = `Usage: deno task induce --env <env> --traces <file|dir|builtin> --out <dir> [options]
 
@@ -49,8 +57,14 @@ ${envHelp(22)}
                       in, e.g. '{"recipes": "<dir>"}'
   --recipes <dir>     builtin TextCraft: the same as --env-options
                       '{"recipes": "<dir>"}' (kept for old scripts)
+${VOCABULARY_HELP}
 ${LLM_HELP}
-  --llm-roles <list>  what the model does (default: both):
+  --llm-roles <list>  what the model does (default: subgoals and synthesizer,
+                      and grounder for an environment without grounder code):
+                      grounder     reads each observation of the traces into
+                                   facts (checked against the vocabulary;
+                                   asked again once), instead of the
+                                   environment's grounder
                       subgoals     for a vocabulary without landmarks, which
                                    fact changes end a subgoal (checked
                                    against the vocabulary and the traces;
@@ -90,6 +104,7 @@ export async function main(args: string[]): Promise<number> {
     overwrite: { type: "boolean" },
     explain: { type: "boolean" },
     json: { type: "boolean" },
+    vocabulary: { type: "string" },
     ...LLM_FLAGS,
     help: { type: "boolean", short: "h" },
   });
@@ -107,7 +122,7 @@ export async function main(args: string[]): Promise<number> {
   if (outInfo && !outInfo.isDirectory) {
     throw new UsageError(`--out must be a directory, but "${flags.out}" is a file`);
   }
-  const kit = await kitFromFlag(flags.env);
+  const kit = await kitFromFlag(flags.env, flags.vocabulary);
   const lambda = flags.lambda === undefined ? 0.05 : Number(flags.lambda);
   if (!Number.isFinite(lambda) || lambda < 0) {
     throw new UsageError(`--lambda must be a non-negative number, got "${flags.lambda}"`);
@@ -124,9 +139,15 @@ export async function main(args: string[]): Promise<number> {
   if (traces.length === 0) throw new UsageError(`No traces in ${flags.traces}`);
 
   const llm = await llmClientFrom(flags);
-  const roles = llmRoles(flags["llm-roles"], INDUCE_ROLES, INDUCE_ROLES);
+  // The model grounds the traces by default only where nothing else can.
+  const roles = llmRoles(
+    flags["llm-roles"],
+    INDUCE_ROLES,
+    hasGrounderCode(localKit(kit)) ? ["subgoals", "synthesizer"] : INDUCE_ROLES,
+  );
+  requireGrounding(kit, llm, roles);
   let llmSummary: LlmSummary | undefined;
-  let inducing = localKit(kit);
+  let inducing = await groundedForInduction(localKit(kit), llm, roles, traces, progress);
   if (llm && roles.has("subgoals") && (inducing.vocabulary.landmarks ?? []).length === 0) {
     progress(`Asking ${llm.model} (subgoals) which fact changes end a subgoal...`);
     const proposal = await proposeLandmarks(llm, traces, inducing);
@@ -221,7 +242,7 @@ function describeLandmark(l: LandmarkDecl): string {
 
 /** The LLM client of `--llm`/`--model` (or `OPENAI_*`) and `--llm-cache`, if either is given. */
 /** The roles a model takes in induction (`--llm-roles`). */
-const INDUCE_ROLES = ["subgoals", "synthesizer"] as const;
+const INDUCE_ROLES = ["grounder", "subgoals", "synthesizer"] as const;
 
 /** `--traces builtin`: the expert's demonstrations, with `--count` and the environment options. */
 async function builtin(

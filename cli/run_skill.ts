@@ -20,6 +20,16 @@ import { parseJsonText } from "../runtime/json_file.ts";
 import { intFlag, MAX_COUNT, parseFlags, runMain, UsageError } from "./_cli.ts";
 import { episodeBudgets } from "../runtime/task_lists.ts";
 import { envHelp, kitFromFlag, parseEnvOptions, taskList, taskSpecCheck } from "./_tasks.ts";
+import {
+  describeLlmUse,
+  LLM_FLAGS,
+  LLM_HELP,
+  llmClientFrom,
+  llmRoles,
+  requireGrounding,
+} from "./_llm.ts";
+import { episodeModels, RUNTIME_ROLES } from "../llm/episode.ts";
+import type { EpisodeModel } from "../runtime/eval_runners.ts";
 
 const HELP = `Usage: deno task run-skill --env <env> --skill <file> [options]
        deno task run-skill --env <env> --lib <dir> [--task <seed|id> | --task-spec <json>] [options]
@@ -64,6 +74,12 @@ ${envHelp(24)}
   --hone                agent: recover failures, graft what worked and commit the
                         changes to --lib as a new version (history.jsonl)
   --json                print events and result as JSON lines instead of text
+  --vocabulary <file>   with --env agentgym:<name>@<url>: an environment known
+                        only by its vocabulary; the model grounds it
+${LLM_HELP}
+  --llm-roles <list>    what the model does (default: all of them): grounder
+                        reads each observation into facts in the vocabulary's
+                        predicates (see deno task eval --help)
   -h, --help            show this help
 
 Exit codes: 0 the skill (or the agent) succeeded, 1 it failed, 2 bad usage or input.
@@ -95,13 +111,21 @@ export async function main(argv: string[]): Promise<number> {
     "max-actions": { type: "string" },
     json: { type: "boolean" },
     hone: { type: "boolean" },
+    vocabulary: { type: "string" },
+    ...LLM_FLAGS,
     help: { type: "boolean", short: "h" },
   });
   if (flags.help) {
     console.log(HELP);
     return 0;
   }
-  const kit = await kitFromFlag(flags.env);
+  const kit = await kitFromFlag(flags.env, flags.vocabulary);
+  const llm = await llmClientFrom(flags);
+  const roles = llmRoles(flags["llm-roles"], RUNTIME_ROLES, RUNTIME_ROLES);
+  requireGrounding(kit, llm, roles);
+  // The kit the run grounds with: the model's grounder when it has the role.
+  const model = llm ? episodeModels(llm, kit, roles)() : undefined;
+  const runKit = model?.kit ?? kit;
   if (flags["list-tasks"]) {
     const n = flags.n === undefined ? undefined : intFlag("n", flags.n, 1, MAX_COUNT);
     for (const t of taskList(kit, { ...(flags.split ? { split: flags.split } : {}), n })) {
@@ -143,6 +167,7 @@ export async function main(argv: string[]): Promise<number> {
       ...budget,
       json: flags.json === true,
       hone: flags.hone === true,
+      ...(model ? { model } : {}),
     });
   }
   if (flags.hone) {
@@ -160,7 +185,7 @@ export async function main(argv: string[]): Promise<number> {
   const program = library.get(flags.skill) ?? await loadSkillFile(flags.skill, kit.vocabulary);
 
   const env = kit.create(envOptions);
-  const grounder = kit.grounder();
+  const grounder = runKit.grounder();
   const reset = await env.reset(task);
   const facts = new FactStore();
   const first = await grounder.initial(reset.observation, reset.goal);
@@ -182,12 +207,14 @@ export async function main(argv: string[]): Promise<number> {
     (event) => console.log(flags.json ? JSON.stringify(event) : formatEvent(event)),
   );
   await env.close?.();
-  if (flags.json) console.log(JSON.stringify({ result }));
+  const use = model?.usage();
+  if (flags.json) console.log(JSON.stringify({ result, ...(use ? { llm: llmRecord(use) } : {}) }));
   else {
     console.log(
       `Result: ${result.outcome} in ${result.actions} actions, ${result.steps} steps` +
         (result.episodeDone ? `, episode ended with reward ${result.reward}` : ""),
     );
+    if (use) console.log(`LLM: ${describeUse(use)}`);
   }
   return result.outcome === "success" ? 0 : 1;
 }
@@ -204,6 +231,8 @@ async function runAgentMain(
     maxActions: number;
     json: boolean;
     hone: boolean;
+    /** The model's part in the episode, when one is configured. */
+    model?: EpisodeModel;
   },
 ): Promise<number> {
   // With --hone, failures are recovered and grafted, and what was learned is
@@ -220,7 +249,7 @@ async function runAgentMain(
   const env = kit.create(envOptions);
   const run = runAgent({
     env,
-    kit,
+    kit: opts.model?.kit ?? kit,
     library,
     templates,
     task,
@@ -244,7 +273,13 @@ async function runAgentMain(
   const result = r.value;
   const changes = session ? await session.endEpisode().finally(() => opened.store.close()) : [];
   if (!session) opened.store.close();
-  console.log(opts.json ? JSON.stringify({ result, changes }) : formatAgentResult(result));
+  const use = opts.model?.usage();
+  console.log(
+    opts.json
+      ? JSON.stringify({ result, changes, ...(use ? { llm: llmRecord(use) } : {}) })
+      : formatAgentResult(result),
+  );
+  if (!opts.json && use) console.log(`LLM: ${describeUse(use)}`);
   if (!opts.json && store) {
     console.log(
       changes.length === 0
@@ -255,6 +290,24 @@ async function runAgentMain(
     );
   }
   return result.success ? 0 : 1;
+}
+
+/** A run's model use as its JSON result reports it (as eval's episode records do). */
+function llmRecord(use: ReturnType<EpisodeModel["usage"]>) {
+  return { calls: use.calls, ...use.llm };
+}
+
+/** A run's model use in words. */
+function describeUse(use: ReturnType<EpisodeModel["usage"]>): string {
+  return describeLlmUse(
+    {
+      calls: use.calls,
+      promptTokens: use.llm.promptTokens,
+      completionTokens: use.llm.completionTokens,
+      cached: use.llm.cached,
+    },
+    use.llm.rejected.length,
+  );
 }
 
 function parseArgsJson(text: string): Record<string, Value> {

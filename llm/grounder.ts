@@ -14,8 +14,9 @@
 import { z } from "zod";
 import { type Atom, AtomSchema, type FactDelta, formatAtom } from "../dsl/facts.ts";
 import { isAssignable, isObjectType, own, type Vocabulary } from "../dsl/vocabulary.ts";
-import type { Grounding, OnlineGrounder } from "../runtime/environment.ts";
-import type { FactStore } from "../runtime/fact_store.ts";
+import type { Trace } from "../dsl/trace.ts";
+import type { Grounder, Grounding, OnlineGrounder } from "../runtime/environment.ts";
+import { FactStore } from "../runtime/fact_store.ts";
 import type { ChatMessage } from "./cache.ts";
 import type { LlmClient } from "./client.ts";
 
@@ -63,18 +64,27 @@ export class LlmGrounder implements OnlineGrounder {
   readonly #client: LlmClient;
   readonly #vocab: Vocabulary;
   readonly #system: ChatMessage;
+  readonly #memo?: Map<string, Grounding>;
 
-  /** Creates a grounder asking `client` in the words of `vocab`. */
-  constructor(client: LlmClient, vocab: Vocabulary) {
+  /**
+   * Creates a grounder asking `client` in the words of `vocab`; with
+   * `memo`, every answer is also kept there by its request (see
+   * {@linkcode groundTracesAhead}).
+   */
+  constructor(
+    client: LlmClient,
+    vocab: Vocabulary,
+    options: { memo?: Map<string, Grounding> } = {},
+  ) {
     this.#client = client;
     this.#vocab = vocab;
     this.#system = { role: "system", content: grounderInstructions(vocab) };
+    this.#memo = options.memo;
   }
 
   /** Facts of the first observation and the goal. */
   initial(observation: string, goal: string): Promise<Grounding> {
-    const content = `Goal: ${goal}\nFirst observation:\n${observation}\n\nWhich facts hold now?`;
-    return this.#ask(content, undefined, `${goal}\n${observation}`);
+    return this.#ask(initialRequest(observation, goal), undefined, `${goal}\n${observation}`);
   }
 
   /** The fact change of `action` and its `observation`, given the current facts. */
@@ -96,12 +106,65 @@ export class LlmGrounder implements OnlineGrounder {
     if (!r.ok) throw r.error;
     const a = r.value;
     const delta: FactDelta = { add: a.add, remove: a.remove, objects: a.objects };
-    return {
+    const grounding: Grounding = {
       delta,
       ...(a.rejected !== null ? { rejected: a.rejected } : {}),
       ...(a.unknown.length > 0 ? { unknown: a.unknown } : {}),
     };
+    this.#memo?.set(content, grounding);
+    return grounding;
   }
+}
+
+/**
+ * Grounds recorded traces with the model once, each trace as an episode of
+ * its own (`client.episode()`: its own call budget), and returns a
+ * synchronous grounder that answers the same requests from memory:
+ * induction grounds traces synchronously, and more than once.
+ *
+ * @throws {LlmError} When an observation gets no valid answer.
+ *
+ * @example Usage
+ * ```ts ignore
+ * const grounder = await groundTracesAhead(client, kit.vocabulary, traces);
+ * const compiled = compileTraces(traces, { ...kit, grounder: () => grounder });
+ * ```
+ */
+export async function groundTracesAhead(
+  client: LlmClient,
+  vocab: Vocabulary,
+  traces: readonly Trace[],
+  onTrace?: (done: number, total: number) => void,
+): Promise<Grounder> {
+  const memo = new Map<string, Grounding>();
+  for (const [i, trace] of traces.entries()) {
+    const grounder = new LlmGrounder(client.episode(), vocab, { memo });
+    const facts = new FactStore();
+    facts.apply((await grounder.initial(trace.initial, trace.goal)).delta);
+    for (const s of trace.steps) {
+      facts.apply((await grounder.step(facts, s.action, s.observation)).delta);
+    }
+    onTrace?.(i + 1, traces.length);
+  }
+  const recall = (content: string): Grounding => {
+    const g = memo.get(content);
+    if (!g) throw new Error(`No grounding recorded for the request: ${content.slice(0, 120)}`);
+    return g;
+  };
+  return {
+    initial: (observation, goal) => recall(initialRequest(observation, goal)),
+    step: (facts, action, observation) => {
+      if (!(facts instanceof FactStore)) {
+        throw new TypeError("The recorded grounder needs a FactStore");
+      }
+      return recall(groundingRequest(facts, action, observation));
+    },
+  };
+}
+
+/** The user message of the first observation. */
+export function initialRequest(observation: string, goal: string): string {
+  return `Goal: ${goal}\nFirst observation:\n${observation}\n\nWhich facts hold now?`;
 }
 
 /** The system message: the vocabulary's types and predicates and the answer's form. */

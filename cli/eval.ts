@@ -117,6 +117,11 @@ ${LLM_HELP}
                                 unknown predicates or objects, or break
                                 arity or types, are rejected and asked
                                 again once)
+                      planner   when no task template fits the goal, chooses
+                                skill calls (by signature and docstring)
+                                and raw actions step by step; each step's
+                                outcome, a failed skill's diagnosis
+                                included, goes back with the next question
                       Episodes run in this thread (--concurrency: requests
                       at once)
   -h, --help          show this help

@@ -79,7 +79,8 @@ ${envHelp(24)}
 ${LLM_HELP}
   --llm-roles <list>    what the model does (default: all of them): grounder
                         reads each observation into facts in the vocabulary's
-                        predicates (see deno task eval --help)
+                        predicates; planner chooses skill calls and actions
+                        when no task template fits (see deno task eval --help)
   -h, --help            show this help
 
 Exit codes: 0 the skill (or the agent) succeeded, 1 it failed, 2 bad usage or input.
@@ -250,6 +251,7 @@ async function runAgentMain(
   const run = runAgent({
     env,
     kit: opts.model?.kit ?? kit,
+    ...(opts.model?.router ? { router: opts.model.router } : {}),
     library,
     templates,
     task,

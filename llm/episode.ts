@@ -1,9 +1,10 @@
 /**
  * A language model's part in an episode of the agent: per episode, a
  * client of its own (its calls, tokens, rejected answers and call budget
- * counted apart, even when episodes run side by side) and the kit the
+ * counted apart, even when episodes run side by side), the kit the
  * episode runs with, whose grounder asks the model when the grounder role
- * is on.
+ * is on, and the router the agent asks when no template fits (the planner
+ * role).
  *
  * @module
  */
@@ -11,9 +12,10 @@ import type { AgentKit } from "../runtime/agent_types.ts";
 import type { EpisodeModel } from "../runtime/eval_runners.ts";
 import type { LlmClient } from "./client.ts";
 import { LlmGrounder } from "./grounder.ts";
+import { LlmRouter } from "./planner.ts";
 
 /** The roles a model can take while skills run. */
-export const RUNTIME_ROLES = ["grounder"] as const;
+export const RUNTIME_ROLES = ["grounder", "planner"] as const;
 
 /** One of {@linkcode RUNTIME_ROLES}. */
 export type RuntimeRole = typeof RUNTIME_ROLES[number];
@@ -42,6 +44,7 @@ export function episodeModels(
       kit: roles.has("grounder")
         ? { vocabulary: kit.vocabulary, grounder: () => new LlmGrounder(episode, kit.vocabulary) }
         : kit,
+      ...(roles.has("planner") ? { router: new LlmRouter(episode, kit.vocabulary) } : {}),
       usage() {
         const u = episode.episodeUsage();
         return {

@@ -1,7 +1,8 @@
 /**
  * The neural half: configuration, an OpenAI-compatible client whose
  * answers are zod-validated JSON, record/replay of answers, and the roles
- * built on them (the grounder, the synthesizer and the subgoal proposer).
+ * built on them (the grounder, the planner/router, the synthesizer and the
+ * subgoal proposer).
  *
  * @module
  */
@@ -32,6 +33,13 @@ export {
   LlmGrounder,
 } from "./grounder.ts";
 export { episodeModels, RUNTIME_ROLES, type RuntimeRole } from "./episode.ts";
+export {
+  checkPlannerAnswer,
+  LlmRouter,
+  type PlannerAnswer,
+  PlannerAnswerSchema,
+  plannerPrompt,
+} from "./planner.ts";
 export {
   proposeSkill,
   type SynthesisOutcome,

@@ -58,6 +58,7 @@ import { checkPostcondition, postconditionAtoms } from "./postcondition.ts";
 import { findPrimitivePlan } from "./primitive_fallback.ts";
 import type { Program } from "./program.ts";
 import { callKey, Planner, type SkillCall } from "./planner.ts";
+import type { RouteStep } from "./router.ts";
 import {
   firstAction,
   firstStep,
@@ -271,7 +272,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     call: SkillCall,
     level: number,
     stack: readonly string[],
-    reason: "template" | "subgoal",
+    reason: "template" | "subgoal" | "route",
   ): AsyncGenerator<AgentEvent, boolean> {
     const base = library.get(call.skill)!;
     const key = callKey(call);
@@ -290,7 +291,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
       return tolerateRejection(base, new Map([...tolerated].map(([n, o]) => [n, [...o]])), library);
     };
     let retries = 0;
-    let attempt: "template" | "subgoal" | "retry" = reason;
+    let attempt: "template" | "subgoal" | "retry" | "route" = reason;
     while (true) {
       const out = spent();
       if (out !== undefined) {
@@ -576,9 +577,54 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     return achieved;
   }
 
+  /**
+   * The router's steps, while it chooses some and the budgets last: skill
+   * calls are achieved like template steps, raw actions sent as they are.
+   * @returns Whether it chose any step.
+   */
+  async function* route(why: string): AsyncGenerator<AgentEvent, boolean> {
+    const history: RouteStep[] = [];
+    while (options.router && !tally.done && spent() === undefined) {
+      const choice = await options.router.next({ goal: reset.goal, why, facts, library, history });
+      if (choice.kind === "stop") break;
+      let outcome: string;
+      if (choice.kind === "skill") {
+        let diagnosis = "no diagnosis";
+        const run = achieve({ skill: choice.skill, args: choice.args }, 0, [], "route");
+        let r = await run.next();
+        for (; !r.done; r = await run.next()) {
+          const e = r.value;
+          if (e.type === "run" && e.level === 0 && e.event.type === "end" && e.event.diagnosis) {
+            diagnosis = e.event.diagnosis.message;
+          }
+          yield e;
+        }
+        outcome = r.value ? "success" : `failure: ${diagnosis}`;
+      } else {
+        const step = await env.step(choice.action);
+        tally.actions++;
+        const g = await grounder.step(facts, choice.action, step.observation);
+        facts.apply(g.delta);
+        if (step.done) {
+          tally.done = true;
+          tally.reward = step.reward;
+        }
+        if (g.rejected !== undefined) tally.invalid++;
+        outcome = g.rejected !== undefined
+          ? `rejected: ${g.rejected}`
+          : `observation: ${step.observation}`;
+      }
+      const taken = { choice, outcome };
+      history.push(taken);
+      yield { type: "route", step: taken };
+    }
+    return history.length > 0;
+  }
+
   const planned = planner.plan(facts, reset.taskType);
   if (!planned.ok) {
-    const helped = yield* agenda("No template fits");
+    const agendaHelped = yield* agenda("No template fits");
+    const helped = (!tally.done && (yield* route(planned.error))) || agendaHelped;
     const reason = tally.done
       ? tally.reward > 0
         ? `The environment reports success (reward ${tally.reward})`

@@ -13,6 +13,7 @@ import type { SkillLibrary } from "./library.ts";
 import type { Program } from "./program.ts";
 import type { Plan, SkillCall } from "./planner.ts";
 import type { Subgoal } from "./regression.ts";
+import type { Router, RouteStep } from "./router.ts";
 import type { Budgets } from "./step.ts";
 import type { TaskTemplate } from "./task_template.ts";
 
@@ -101,6 +102,11 @@ export interface AgentOptions {
   }) => void;
   /** Reflective planning: called when regression cannot repair a failed call. */
   onFailure?: (failure: SkillFailure) => Promise<RecoveryOutcome | undefined>;
+  /**
+   * Asked for skill calls and raw actions, step by step, when no template
+   * fits the goal (see `router.ts`); without it the agent stops there.
+   */
+  router?: Router;
 }
 
 /** A failed call, as recorded in the result. */
@@ -167,7 +173,7 @@ export type AgentEvent =
     level: number;
     skill: string;
     args: Record<string, Value>;
-    reason: "template" | "subgoal" | "retry";
+    reason: "template" | "subgoal" | "retry" | "route";
     /** On a retry: the nodes whose rejection is tolerated, with their objects. */
     tolerate?: string;
     /** On a retry: values select_one no longer chooses (they were in rejected actions). */
@@ -203,4 +209,6 @@ export type AgentEvent =
     plan: string[];
     holds: boolean;
   }
+  /** A step the router chose (no template fits), and what came of it. */
+  | { type: "route"; step: RouteStep }
   | { type: "stop"; success: boolean; reason: string };

@@ -22,6 +22,7 @@ import {
 } from "./evaluate.ts";
 import { FactStore } from "./fact_store.ts";
 import type { HoningSession } from "./honing_session.ts";
+import type { Router } from "./router.ts";
 import type { SkillLibrary } from "./library.ts";
 import type { Budgets } from "./step.ts";
 import type { TaskTemplate } from "./task_template.ts";
@@ -58,6 +59,8 @@ export interface AgentRunnerOptions {
 export interface EpisodeModel {
   /** The kit the episode runs with. */
   kit: AgentKit;
+  /** What the agent asks when no template fits (see `router.ts`). */
+  router?: Router;
   /** The episode's calls so far, with their tokens and rejected answers. */
   usage(): { calls: number; llm: EpisodeLlmUsage };
 }
@@ -81,6 +84,7 @@ export function agentRunner(options: AgentRunnerOptions): EpisodeRunner {
       const run = runAgent({
         env,
         kit: model?.kit ?? options.kit,
+        ...(model?.router ? { router: model.router } : {}),
         library: honing ? honing.library() : options.library,
         templates: options.templates,
         task,

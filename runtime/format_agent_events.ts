@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { formatRouteChoice } from "./router.ts";
 import { formatLiteral, type Value } from "../dsl/facts.ts";
 import type { AgentEvent, AgentResult } from "./agent.ts";
 import { formatEvent } from "./format_events.ts";
@@ -93,6 +94,8 @@ export function formatAgentEvent(event: AgentEvent): string {
       return `${pad(event.level)}== primitive fallback for ${event.skill}: ${
         event.plan.join(", ")
       }; postcondition ${event.holds ? "holds" : "does not hold"}`;
+    case "route":
+      return `Route: ${formatRouteChoice(event.step.choice)} -> ${event.step.outcome}`;
     case "stop":
       return `Stop: ${event.reason}`;
   }

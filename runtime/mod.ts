@@ -145,7 +145,19 @@ export {
   taskLabel,
   type TypeMetrics,
 } from "./evaluate.ts";
-export { agentRunner, type AgentRunnerOptions, expertRunner } from "./eval_runners.ts";
+export {
+  agentRunner,
+  type AgentRunnerOptions,
+  type EpisodeModel,
+  expertRunner,
+} from "./eval_runners.ts";
+export {
+  formatRouteChoice,
+  type RouteChoice,
+  type Router,
+  type RouteStep,
+  type RouteView,
+} from "./router.ts";
 export {
   checkTaskResets,
   parseTaskSpecs,

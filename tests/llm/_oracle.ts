@@ -66,6 +66,7 @@ export function oracleGrounding(kit: EnvironmentKit, content: string): string {
 export function roleOf(request: FakeRequest): string {
   const system = request.messages[0]?.content ?? "";
   if (system.startsWith("You ground observations")) return "grounder";
+  if (system.startsWith("You plan for an agent")) return "planner";
   return "unknown";
 }
 

@@ -25,6 +25,8 @@ export interface WorkerJob {
   library?: { skills: Skill[]; templates: TaskTemplate[]; actionModel?: ActionModelData };
   maxActions?: number;
   maxSkillCalls?: number;
+  /** Consult the kit's background knowledge (`eval --knowledge`). */
+  knowledge?: boolean;
 }
 
 /** What the pool sends a worker. */

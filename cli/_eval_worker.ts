@@ -40,6 +40,7 @@ async function prepare(job: WorkerJob): Promise<Omit<EvaluateOptions, "tasks">> 
       ...(library ? { library } : {}),
       ...(job.maxActions !== undefined ? { maxActions: job.maxActions } : {}),
       ...(job.maxSkillCalls !== undefined ? { maxSkillCalls: job.maxSkillCalls } : {}),
+      ...(job.knowledge ? { knowledge: true, envOptions: job.envOptions } : {}),
     }),
   };
 }

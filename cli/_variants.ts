@@ -16,6 +16,7 @@ import { compileTraces } from "../compiler/compile.ts";
 import type { ActionModel } from "../runtime/action_model.ts";
 import { episodeBudgets } from "../runtime/task_lists.ts";
 import type { EnvironmentKit, TaskSpec } from "../runtime/environment.ts";
+import type { KnowledgeSource } from "../runtime/knowledge.ts";
 import {
   type EpisodeRunner,
   type EvalReport,
@@ -107,6 +108,11 @@ export interface RunVariantOptions {
   /** The `--env` value the workers load the environment from (local environments). */
   workerEnv?: string;
   /**
+   * Consult the kit's background knowledge (created with `envOptions`)
+   * when the facts offer no way (see `runtime/knowledge.ts`).
+   */
+  knowledge?: boolean;
+  /**
    * A language model's part in each episode (see `agentRunner`). Its
    * episodes run interleaved in this thread, which holds the client and its
    * cache: `concurrency` is then the number of connections.
@@ -127,6 +133,8 @@ export function variantRunner(
     | "maxActions"
     | "maxSkillCalls"
     | "model"
+    | "knowledge"
+    | "envOptions"
   >,
 ): EpisodeRunner {
   if (options.expert) return expertRunner(kit, options.expertOptions ?? {});
@@ -139,8 +147,26 @@ export function variantRunner(
     ...(lib.actionModel ? { actionModel: lib.actionModel } : {}),
     ...(options.honing ? { honing: options.honing } : {}),
     ...(options.model ? { model: options.model } : {}),
+    ...(options.knowledge ? { knowledge: kitKnowledge(kit, options.envOptions ?? {}) } : {}),
     ...episodeBudgets(kit, options),
   });
+}
+
+/**
+ * The kit's background knowledge.
+ *
+ * @throws {Error} When the kit has none.
+ */
+export function kitKnowledge(
+  kit: EnvironmentKit,
+  envOptions: Record<string, unknown>,
+): KnowledgeSource {
+  if (!kit.knowledge) {
+    throw new Error(
+      `The "${kit.name}" environment offers no background knowledge (its kit has no knowledge())`,
+    );
+  }
+  return kit.knowledge(envOptions);
 }
 
 /** Runs one variant on the tasks. */
@@ -174,6 +200,7 @@ export async function runVariant(options: RunVariantOptions): Promise<Evaluation
           : {}),
         ...(options.maxActions !== undefined ? { maxActions: options.maxActions } : {}),
         ...(options.maxSkillCalls !== undefined ? { maxSkillCalls: options.maxSkillCalls } : {}),
+        ...(options.knowledge ? { knowledge: true } : {}),
       },
       tasks: options.tasks,
       labels: options.tasks.map((t, i) => options.labels?.[i] ?? taskLabel(t, i)),

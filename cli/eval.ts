@@ -22,7 +22,7 @@ import {
   llmRoles,
   requireGrounding,
 } from "./_llm.ts";
-import { episodeModels, RUNTIME_ROLES } from "../llm/episode.ts";
+import { defaultRuntimeRoles, episodeModels, RUNTIME_ROLES } from "../llm/episode.ts";
 import {
   builtinTraces,
   envHelp,
@@ -106,11 +106,19 @@ ${envHelp(22)}
                       one, e.g. PDDL's share of goal conditions), llm_calls,
                       llm_tokens, llm_rejected, seconds, by_type, node_steps,
                       skill_calls, errors (rates are fractions)
+  --knowledge         when a call fails because the facts offer no way to what it
+                      needs (an item no listed recipe makes), consult the
+                      environment's background knowledge (TextCraft: its full
+                      recipe set, --env-options recipes); the answer is assumed
+                      and verified by retrying the call, and taken back when the
+                      retry fails. With --llm and the knowledge role, the model
+                      answers instead
 ${VOCABULARY_HELP}
   --episodes          with --json: add every episode's record (with a model:
                       its calls, tokens and each rejected answer's reason)
 ${LLM_HELP}
-  --llm-roles <list>  what the model does (default: all of them):
+  --llm-roles <list>  what the model does (default: grounder and planner, and
+                      knowledge with --knowledge):
                       grounder  reads each observation into facts in the
                                 vocabulary's predicates, instead of the
                                 environment's grounder (answers that name
@@ -122,6 +130,10 @@ ${LLM_HELP}
                                 and raw actions step by step; each step's
                                 outcome, a failed skill's diagnosis
                                 included, goes back with the next question
+                      knowledge with --knowledge: when the facts offer no way
+                                to what a call needs, says what it knows of
+                                the domain as facts (checked like the
+                                grounder's), assumed and verified by acting
                       Episodes run in this thread (--concurrency: requests
                       at once)
   -h, --help          show this help
@@ -153,6 +165,7 @@ export async function main(args: string[]): Promise<number> {
     json: { type: "boolean" },
     episodes: { type: "boolean" },
     vocabulary: { type: "string" },
+    knowledge: { type: "boolean" },
     ...LLM_FLAGS,
     help: { type: "boolean", short: "h" },
   });
@@ -212,8 +225,15 @@ export async function main(args: string[]): Promise<number> {
   const log = (line: string) => console.error(line);
 
   const llm = await llmClientFrom(flags);
-  const roles = llmRoles(flags["llm-roles"], RUNTIME_ROLES, RUNTIME_ROLES);
+  const roles = llmRoles(flags["llm-roles"], RUNTIME_ROLES, defaultRuntimeRoles(flags.knowledge));
   if (llm && expert) throw new UsageError("--llm does not apply to the expert");
+  if (flags.knowledge && expert) throw new UsageError("--knowledge does not apply to the expert");
+  if (flags.knowledge && !kit.knowledge && !(llm && roles.has("knowledge"))) {
+    throw new UsageError(
+      `--knowledge: the "${kit.name}" environment offers no background knowledge; ` +
+        "give --llm <url> --model <name> for the model's (the knowledge role)",
+    );
+  }
   if (!expert) requireGrounding(kit, llm, roles);
   if (llm) log(`LLM ${llm.model}: ${[...roles].join(", ") || "no role"}`);
 
@@ -263,6 +283,7 @@ export async function main(args: string[]): Promise<number> {
     // A remote environment takes its concurrency as connections from this thread.
     ...(remote ? {} : { workerEnv: flags.env! }),
     ...(llm ? { model: episodeModels(llm, kit, roles) } : {}),
+    ...(flags.knowledge && kit.knowledge ? { knowledge: true } : {}),
   });
   if (flags.json) {
     const out: Record<string, unknown> = { ...evaluation.report };

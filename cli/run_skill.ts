@@ -28,8 +28,10 @@ import {
   llmRoles,
   requireGrounding,
 } from "./_llm.ts";
-import { episodeModels, RUNTIME_ROLES } from "../llm/episode.ts";
+import { defaultRuntimeRoles, episodeModels, RUNTIME_ROLES } from "../llm/episode.ts";
 import type { EpisodeModel } from "../runtime/eval_runners.ts";
+import type { KnowledgeSource } from "../runtime/knowledge.ts";
+import { kitKnowledge } from "./_variants.ts";
 
 const HELP = `Usage: deno task run-skill --env <env> --skill <file> [options]
        deno task run-skill --env <env> --lib <dir> [--task <seed|id> | --task-spec <json>] [options]
@@ -77,10 +79,14 @@ ${envHelp(24)}
   --vocabulary <file>   with --env agentgym:<name>@<url>: an environment known
                         only by its vocabulary; the model grounds it
 ${LLM_HELP}
-  --llm-roles <list>    what the model does (default: all of them): grounder
-                        reads each observation into facts in the vocabulary's
-                        predicates; planner chooses skill calls and actions
-                        when no task template fits (see deno task eval --help)
+  --knowledge           agent: consult background knowledge when the facts offer
+                        no way (see deno task eval --help)
+  --llm-roles <list>    what the model does (default: grounder and planner, and
+                        knowledge with --knowledge): grounder reads each
+                        observation into facts in the vocabulary's predicates;
+                        planner chooses skill calls and actions when no task
+                        template fits; knowledge says what the facts lack (see
+                        deno task eval --help)
   -h, --help            show this help
 
 Exit codes: 0 the skill (or the agent) succeeded, 1 it failed, 2 bad usage or input.
@@ -113,6 +119,7 @@ export async function main(argv: string[]): Promise<number> {
     json: { type: "boolean" },
     hone: { type: "boolean" },
     vocabulary: { type: "string" },
+    knowledge: { type: "boolean" },
     ...LLM_FLAGS,
     help: { type: "boolean", short: "h" },
   });
@@ -122,7 +129,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const kit = await kitFromFlag(flags.env, flags.vocabulary);
   const llm = await llmClientFrom(flags);
-  const roles = llmRoles(flags["llm-roles"], RUNTIME_ROLES, RUNTIME_ROLES);
+  const roles = llmRoles(flags["llm-roles"], RUNTIME_ROLES, defaultRuntimeRoles(flags.knowledge));
   requireGrounding(kit, llm, roles);
   // The kit the run grounds with: the model's grounder when it has the role.
   const model = llm ? episodeModels(llm, kit, roles)() : undefined;
@@ -169,7 +176,13 @@ export async function main(argv: string[]): Promise<number> {
       json: flags.json === true,
       hone: flags.hone === true,
       ...(model ? { model } : {}),
+      ...(flags.knowledge && !model?.knowledge
+        ? { knowledge: kitKnowledgeOrUsage(kit, envOptions) }
+        : {}),
     });
+  }
+  if (flags.knowledge) {
+    throw new UsageError("--knowledge runs the agent: give --lib <dir> without --skill");
   }
   if (flags.hone) {
     throw new UsageError("--hone runs the agent: give --lib <dir> without --skill");
@@ -234,6 +247,8 @@ async function runAgentMain(
     hone: boolean;
     /** The model's part in the episode, when one is configured. */
     model?: EpisodeModel;
+    /** Background knowledge (`--knowledge`), when the model does not answer instead. */
+    knowledge?: KnowledgeSource;
   },
 ): Promise<number> {
   // With --hone, failures are recovered and grafted, and what was learned is
@@ -252,6 +267,9 @@ async function runAgentMain(
     env,
     kit: opts.model?.kit ?? kit,
     ...(opts.model?.router ? { router: opts.model.router } : {}),
+    ...(opts.model?.knowledge ?? opts.knowledge
+      ? { knowledge: opts.model?.knowledge ?? opts.knowledge }
+      : {}),
     library,
     templates,
     task,
@@ -292,6 +310,18 @@ async function runAgentMain(
     );
   }
   return result.success ? 0 : 1;
+}
+
+/** The kit's background knowledge, or a usage error saying it has none. */
+function kitKnowledgeOrUsage(
+  kit: EnvironmentKit,
+  envOptions: Record<string, unknown>,
+): KnowledgeSource {
+  try {
+    return kitKnowledge(kit, envOptions);
+  } catch (e) {
+    throw new UsageError(`--knowledge: ${(e as Error).message}`);
+  }
 }
 
 /** A run's model use as its JSON result reports it (as eval's episode records do). */

@@ -3,8 +3,9 @@
  * client of its own (its calls, tokens, rejected answers and call budget
  * counted apart, even when episodes run side by side), the kit the
  * episode runs with, whose grounder asks the model when the grounder role
- * is on, and the router the agent asks when no template fits (the planner
- * role).
+ * is on, the router the agent asks when no template fits (the planner
+ * role) and the knowledge source it asks when the facts offer no way (the
+ * knowledge role).
  *
  * @module
  */
@@ -13,12 +14,21 @@ import type { EpisodeModel } from "../runtime/eval_runners.ts";
 import type { LlmClient } from "./client.ts";
 import { LlmGrounder } from "./grounder.ts";
 import { LlmRouter } from "./planner.ts";
+import { LlmKnowledge } from "./knowledge.ts";
 
 /** The roles a model can take while skills run. */
-export const RUNTIME_ROLES = ["grounder", "planner"] as const;
+export const RUNTIME_ROLES = ["grounder", "planner", "knowledge"] as const;
 
 /** One of {@linkcode RUNTIME_ROLES}. */
 export type RuntimeRole = typeof RUNTIME_ROLES[number];
+
+/**
+ * The roles a model takes unless told: grounder and planner, and knowledge
+ * only when background knowledge was asked for (it is an explicit option).
+ */
+export function defaultRuntimeRoles(knowledge: boolean | undefined): RuntimeRole[] {
+  return knowledge ? [...RUNTIME_ROLES] : ["grounder", "planner"];
+}
 
 /**
  * The per-episode model of the evaluation harness's agent runner
@@ -45,6 +55,7 @@ export function episodeModels(
         ? { vocabulary: kit.vocabulary, grounder: () => new LlmGrounder(episode, kit.vocabulary) }
         : kit,
       ...(roles.has("planner") ? { router: new LlmRouter(episode, kit.vocabulary) } : {}),
+      ...(roles.has("knowledge") ? { knowledge: new LlmKnowledge(episode, kit.vocabulary) } : {}),
       usage() {
         const u = episode.episodeUsage();
         return {

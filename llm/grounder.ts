@@ -18,6 +18,7 @@ import type { Trace } from "../dsl/trace.ts";
 import type { Grounder, Grounding, OnlineGrounder } from "../runtime/environment.ts";
 import { FactStore } from "../runtime/fact_store.ts";
 import type { ChatMessage } from "./cache.ts";
+import { describeVocabulary } from "./_vocabulary_text.ts";
 import type { LlmClient } from "./client.ts";
 
 /** A valid answer of the grounder role for one observation. */
@@ -172,18 +173,8 @@ export function grounderInstructions(vocab: Vocabulary): string {
   const lines = [
     `You ground observations of the "${vocab.name}" environment into facts for skillc, an ` +
     "agent that runs skills on those facts.",
-    "Types:",
+    ...describeVocabulary(vocab, { types: true, predicates: true }),
   ];
-  for (const [name, t] of Object.entries(vocab.types)) {
-    const kind = t.kind === "object"
-      ? `object type${t.parent ? `, a kind of ${t.parent}` : ""}`
-      : "value type";
-    lines.push(`  ${name} (${kind})${t.doc ? `: ${t.doc}` : ""}`);
-  }
-  lines.push("Predicates:");
-  for (const [name, p] of Object.entries(vocab.predicates)) {
-    lines.push(`  ${name}(${p.params.join(", ")})${p.doc ? `: ${p.doc}` : ""}`);
-  }
   lines.push(
     "Answer with JSON only, of this form:",
     '{"add": [{"pred": "<predicate>", "args": [<object id, string or number>, ...]}], ' +
@@ -216,8 +207,9 @@ export function groundingRequest(facts: FactStore, action: string, observation: 
 
 /**
  * Why an answer does not fit the vocabulary, or names an object that is
- * neither known (`typeOf`) nor declared in the answer and named in `text`;
- * `undefined` when it fits.
+ * neither known (`typeOf`) nor declared in the answer and introduced by
+ * `text` (named in it, or `<type> <n>`; without `text`, declaring it is
+ * enough); `undefined` when it fits.
  *
  * @example Usage
  * ```ts ignore
@@ -229,14 +221,17 @@ export function checkGrounding(
   answer: GroundingAnswer,
   vocab: Vocabulary,
   typeOf: (id: string) => string | undefined,
-  text: string,
+  text: string | undefined,
 ): string | undefined {
-  const lower = text.toLowerCase();
+  const lower = text?.toLowerCase();
   for (const [id, type] of Object.entries(answer.objects)) {
     if (!isObjectType(vocab, type)) {
       return `objects: "${type}" (the type of "${id}") is no object type of the vocabulary`;
     }
-    if (typeOf(id) === undefined && !lower.includes(id.toLowerCase()) && !numbered(id, type)) {
+    if (
+      lower !== undefined && typeOf(id) === undefined && !lower.includes(id.toLowerCase()) &&
+      !numbered(id, type)
+    ) {
       return `objects: "${id}" is neither a known object nor named in the observation (an ` +
         `object it describes without a name is called "${type.toLowerCase()} <n>")`;
     }

@@ -1,8 +1,8 @@
 /**
  * The neural half: configuration, an OpenAI-compatible client whose
  * answers are zod-validated JSON, record/replay of answers, and the roles
- * built on them (the grounder, the planner/router, the synthesizer and the
- * subgoal proposer).
+ * built on them (the grounder, the planner/router, the knowledge source, the
+ * synthesizer and the subgoal proposer).
  *
  * @module
  */
@@ -32,7 +32,13 @@ export {
   groundingRequest,
   LlmGrounder,
 } from "./grounder.ts";
-export { episodeModels, RUNTIME_ROLES, type RuntimeRole } from "./episode.ts";
+export { defaultRuntimeRoles, episodeModels, RUNTIME_ROLES, type RuntimeRole } from "./episode.ts";
+export {
+  knowledgePrompt,
+  type KnowledgeReply,
+  KnowledgeReplySchema,
+  LlmKnowledge,
+} from "./knowledge.ts";
 export {
   checkPlannerAnswer,
   LlmRouter,

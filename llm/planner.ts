@@ -22,6 +22,7 @@ import {
   type RouteView,
 } from "../runtime/router.ts";
 import type { ChatMessage } from "./cache.ts";
+import { describeVocabulary } from "./_vocabulary_text.ts";
 import type { LlmClient } from "./client.ts";
 
 /** A valid answer of the planner role: one step. */
@@ -112,10 +113,7 @@ export function plannerPrompt(vocab: Vocabulary, view: RouteView): ChatMessage[]
         (doc.post ? ` Achieves: ${doc.post}.` : ""),
     );
   }
-  lines.push("Actions:");
-  for (const a of Object.values(vocab.actions)) {
-    lines.push(`  ${a.template}${a.doc ? `: ${a.doc}` : ""}`);
-  }
+  lines.push(...describeVocabulary(vocab, { actions: true }));
   lines.push(
     "Answer with JSON only, one of:",
     '{"skill": "<name>", "args": {"<parameter>": <value>}}',

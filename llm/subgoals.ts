@@ -21,6 +21,7 @@ import type { EnvironmentKit } from "../runtime/environment.ts";
 import { type GroundedTrace, groundTrace } from "../compiler/ground.ts";
 import { segmentTraces } from "../compiler/segment.ts";
 import type { ChatMessage } from "./cache.ts";
+import { describeVocabulary } from "./_vocabulary_text.ts";
 import type { LlmClient } from "./client.ts";
 
 /** What the model answers. */
@@ -106,11 +107,7 @@ export function subgoalPrompt(
   maxTraces: number,
   maxSteps: number,
 ): ChatMessage[] {
-  const lines = [`Vocabulary "${vocab.name}":`];
-  for (const [p, d] of Object.entries(vocab.predicates)) {
-    lines.push(`  predicate ${p}(${d.params.join(", ")})${d.doc ? `: ${d.doc}` : ""}`);
-  }
-  for (const [a, d] of Object.entries(vocab.actions)) lines.push(`  action "${d.template}" (${a})`);
+  const lines = describeVocabulary(vocab, { predicates: true, actions: true });
   for (const [t, g] of grounded.slice(0, maxTraces).entries()) {
     lines.push("", `Trace ${t + 1} (goal: ${g.trace.goal}):`);
     for (const [k, s] of g.steps.slice(0, maxSteps).entries()) {

@@ -22,6 +22,7 @@ import type { CompiledLibrary } from "../compiler/compile.ts";
 import { type InducedSkill, measure, segmentGroups } from "../compiler/induce.ts";
 import type { SegmentGroup } from "../compiler/segment.ts";
 import type { ChatMessage } from "./cache.ts";
+import { describeVocabulary } from "./_vocabulary_text.ts";
 import type { LlmClient } from "./client.ts";
 
 /** What became of one group's proposal. */
@@ -152,16 +153,7 @@ export function synthesizerPrompt(
   maxSegments: number,
 ): ChatMessage[] {
   const lines: string[] = [];
-  lines.push(`Vocabulary "${vocab.name}":`);
-  for (const [t, d] of Object.entries(vocab.types)) lines.push(`  type ${t} (${d.kind})`);
-  for (const [p, d] of Object.entries(vocab.predicates)) {
-    lines.push(`  predicate ${p}(${d.params.join(", ")})`);
-  }
-  for (const [a, d] of Object.entries(vocab.actions)) {
-    lines.push(
-      `  action ${a}: "${d.template}" (${d.params.map((x) => `${x.name}: ${x.type}`).join(", ")})`,
-    );
-  }
+  lines.push(...describeVocabulary(vocab));
   lines.push("");
   lines.push(
     `The current skill reproduces ${current.covered} of ${current.segments} segments:`,

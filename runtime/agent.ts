@@ -31,7 +31,7 @@
  *
  * @module
  */
-import type { FactView, Value } from "../dsl/facts.ts";
+import { type Atom, type FactView, formatAtom, type Value } from "../dsl/facts.ts";
 import { assertVocabulary } from "../dsl/vocabulary.ts";
 import {
   describeTolerated,
@@ -292,6 +292,9 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     };
     let retries = 0;
     let attempt: "template" | "subgoal" | "retry" | "route" = reason;
+    /** Whether the knowledge source was asked, and the facts assumed from its answer. */
+    let asked = false;
+    let assumed: Atom[] = [];
     while (true) {
       const out = spent();
       if (out !== undefined) {
@@ -445,6 +448,45 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
         );
         if (other.length > 0) {
           for (const o of other) avoid.add(o);
+          retries++;
+          attempt = "retry";
+          continue;
+        }
+      }
+
+      // Background knowledge: the facts offered no way, so ask how and
+      // assume the answer; the retry verifies it by acting, and a retry that
+      // fails as well takes it back.
+      if (assumed.length > 0) {
+        facts.apply({ add: [], remove: assumed });
+        yield { type: "retract", level, skill: call.skill, facts: assumed.map(formatAtom) };
+        assumed = [];
+      } else if (options.knowledge && !asked && retries < maxRetries) {
+        asked = true;
+        const answer = await options.knowledge.ask({
+          goal: reset.goal,
+          skill: call.skill,
+          args: call.args,
+          need: check.condition ?? check.post ?? call.skill,
+          diagnosis: run.result.diagnosis?.message ?? "no diagnosis",
+          objects: [
+            ...new Set([
+              ...Object.values(call.args).filter((v): v is string => typeof v === "string"),
+              ...rejectedObjects(run.events, base.vocab),
+            ]),
+          ],
+          facts,
+        });
+        assumed = answer?.add.filter((a) => !facts.has(a)) ?? [];
+        if (answer && assumed.length > 0) {
+          facts.apply({ add: assumed, remove: [], objects: answer.objects ?? {} });
+          yield {
+            type: "assume",
+            level,
+            skill: call.skill,
+            source: answer.source,
+            facts: assumed.map(formatAtom),
+          };
           retries++;
           attempt = "retry";
           continue;

@@ -14,6 +14,7 @@ import type { Program } from "./program.ts";
 import type { Plan, SkillCall } from "./planner.ts";
 import type { Subgoal } from "./regression.ts";
 import type { Router, RouteStep } from "./router.ts";
+import type { KnowledgeSource } from "./knowledge.ts";
 import type { Budgets } from "./step.ts";
 import type { TaskTemplate } from "./task_template.ts";
 
@@ -107,6 +108,11 @@ export interface AgentOptions {
    * fits the goal (see `router.ts`); without it the agent stops there.
    */
   router?: Router;
+  /**
+   * Asked when a call fails and nothing else repairs it: facts to assume,
+   * verified by retrying the call (and retracted when the retry fails).
+   */
+  knowledge?: KnowledgeSource;
 }
 
 /** A failed call, as recorded in the result. */
@@ -209,6 +215,10 @@ export type AgentEvent =
     plan: string[];
     holds: boolean;
   }
+  /** Facts a knowledge source offered, assumed for a retry of the call. */
+  | { type: "assume"; level: number; skill: string; source: string; facts: string[] }
+  /** Assumed facts taken back: the retry failed too. */
+  | { type: "retract"; level: number; skill: string; facts: string[] }
   /** A step the router chose (no template fits), and what came of it. */
   | { type: "route"; step: RouteStep }
   | { type: "stop"; success: boolean; reason: string };

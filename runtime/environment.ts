@@ -9,6 +9,7 @@ import type { FactDelta, FactView } from "../dsl/facts.ts";
 import type { Vocabulary } from "../dsl/vocabulary.ts";
 import type { Trace } from "../dsl/trace.ts";
 import type { ActionModelData } from "./action_model.ts";
+import type { KnowledgeSource } from "./knowledge.ts";
 
 /** How to choose a task: by seed, by id in a split, or by an explicit spec. */
 export interface TaskSpec {
@@ -243,6 +244,13 @@ export interface EnvironmentKit {
    * traces alone.
    */
   actionRules?(): ActionModelData;
+  /**
+   * Background knowledge from the environment's own data (e.g. the full
+   * recipe set), created with the same options as `create`: what the agent
+   * asks when the facts offer no way to what a call needs (`eval
+   * --knowledge`; see `knowledge.ts`).
+   */
+  knowledge?(options?: Record<string, unknown>): KnowledgeSource;
   /** Budgets the commands use unless told otherwise. */
   defaults?: KitDefaults;
   /** How the benchmark and the demo measure it (see {@linkcode KitBenchmark}). */

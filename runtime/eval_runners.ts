@@ -23,6 +23,7 @@ import {
 import { FactStore } from "./fact_store.ts";
 import type { HoningSession } from "./honing_session.ts";
 import type { Router } from "./router.ts";
+import type { KnowledgeSource } from "./knowledge.ts";
 import type { SkillLibrary } from "./library.ts";
 import type { Budgets } from "./step.ts";
 import type { TaskTemplate } from "./task_template.ts";
@@ -48,6 +49,11 @@ export interface AgentRunnerOptions {
   /** Receives every agent event (e.g. for a trace display). */
   onEvent?: (event: AgentEvent) => void;
   /**
+   * Background knowledge the agent asks when the facts offer no way (see
+   * `knowledge.ts`); a model's knowledge role, when it has one, comes first.
+   */
+  knowledge?: KnowledgeSource;
+  /**
    * A language model's part in each episode: called once per episode, it
    * gives the kit to run it with (whose grounder may ask the model) and
    * reports the episode's calls.
@@ -61,6 +67,8 @@ export interface EpisodeModel {
   kit: AgentKit;
   /** What the agent asks when no template fits (see `router.ts`). */
   router?: Router;
+  /** What the agent asks when the facts offer no way (see `knowledge.ts`). */
+  knowledge?: KnowledgeSource;
   /** The episode's calls so far, with their tokens and rejected answers. */
   usage(): { calls: number; llm: EpisodeLlmUsage };
 }
@@ -85,6 +93,9 @@ export function agentRunner(options: AgentRunnerOptions): EpisodeRunner {
         env,
         kit: model?.kit ?? options.kit,
         ...(model?.router ? { router: model.router } : {}),
+        ...(model?.knowledge ?? options.knowledge
+          ? { knowledge: model?.knowledge ?? options.knowledge }
+          : {}),
         library: honing ? honing.library() : options.library,
         templates: options.templates,
         task,

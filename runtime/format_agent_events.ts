@@ -94,6 +94,12 @@ export function formatAgentEvent(event: AgentEvent): string {
       return `${pad(event.level)}== primitive fallback for ${event.skill}: ${
         event.plan.join(", ")
       }; postcondition ${event.holds ? "holds" : "does not hold"}`;
+    case "assume":
+      return `${pad(event.level)}?? assume (${event.source}) for ${event.skill}: ${
+        event.facts.join(", ")
+      }`;
+    case "retract":
+      return `${pad(event.level)}?? retract for ${event.skill}: ${event.facts.join(", ")}`;
     case "route":
       return `Route: ${formatRouteChoice(event.step.choice)} -> ${event.step.outcome}`;
     case "stop":

@@ -151,6 +151,7 @@ export {
   type EpisodeModel,
   expertRunner,
 } from "./eval_runners.ts";
+export type { KnowledgeAnswer, KnowledgeQuestion, KnowledgeSource } from "./knowledge.ts";
 export {
   formatRouteChoice,
   type RouteChoice,

@@ -123,6 +123,7 @@ export function remoteKit(spec: string, local: EnvironmentKit): EnvironmentKit {
   if (local.checkTaskSpec) kit.checkTaskSpec = local.checkTaskSpec.bind(local);
   if (local.demonstrationTasks) kit.demonstrationTasks = local.demonstrationTasks.bind(local);
   if (local.defaults) kit.defaults = local.defaults;
+  if (local.knowledge) kit.knowledge = local.knowledge.bind(local);
   twins.set(kit, local);
   return kit;
 }

@@ -7,7 +7,9 @@
 import { z } from "zod";
 import type { EnvironmentKit, TaskListRequest, TaskSpec } from "../../runtime/environment.ts";
 import type { Trace } from "../../dsl/trace.ts";
-import { TextCraft, type TextCraftOptions } from "./simulator.ts";
+import { BUILTIN_RECIPES, TextCraft, type TextCraftOptions } from "./simulator.ts";
+import { RecipeKnowledge } from "./knowledge.ts";
+import { loadRecipeBook } from "./recipe_book.ts";
 import { TextCraftGrounder } from "./grounder.ts";
 import { TextCraftExpert } from "./expert.ts";
 import { textcraftVocabulary } from "./vocabulary.ts";
@@ -54,6 +56,15 @@ export const textcraftKit: EnvironmentKit = {
   },
   expert(): TextCraftExpert {
     return new TextCraftExpert();
+  },
+  knowledge(options: Record<string, unknown> = {}): RecipeKnowledge {
+    const { recipes } = options;
+    if (recipes !== undefined && typeof recipes !== "string" && !(recipes instanceof URL)) {
+      throw new TypeError(
+        `TextCraft option "recipes" must be a directory path, got ${typeof recipes}`,
+      );
+    }
+    return new RecipeKnowledge(loadRecipeBook(recipes ?? BUILTIN_RECIPES));
   },
   importTranscripts(text: string, source: string): Trace[] {
     return importTextCraftTranscripts(text, source);

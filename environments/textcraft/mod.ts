@@ -15,6 +15,7 @@ export {
 } from "./grounder.ts";
 export { planTextCraft, TextCraftExpert } from "./expert.ts";
 export { textcraftKit } from "./kit.ts";
+export { RecipeKnowledge } from "./knowledge.ts";
 export {
   type CraftingRecipe,
   type Ingredient,

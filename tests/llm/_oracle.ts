@@ -67,6 +67,7 @@ export function roleOf(request: FakeRequest): string {
   const system = request.messages[0]?.content ?? "";
   if (system.startsWith("You ground observations")) return "grounder";
   if (system.startsWith("You plan for an agent")) return "planner";
+  if (system.startsWith("An agent in the")) return "knowledge";
   return "unknown";
 }
 
@@ -115,4 +116,17 @@ export function noisyServer(kit: EnvironmentKit, share: number, seed = 7) {
     return JSON.stringify(answer);
   });
   return Object.assign(server, { counts });
+}
+
+/** A knowledge request read back: what it is about and the facts (see llm/knowledge.ts). */
+export function readKnowledgeRequest(content: string): { objects: string[]; facts: FactStore } {
+  const m =
+    /\nAbout: (.*)\nKnown objects \(id: type\): (.*)\nFacts:\n([\s\S]*?)\n\nWhat facts would give a way\?$/
+      .exec(content);
+  if (!m) throw new Error(`not a knowledge request: ${content.slice(0, 80)}`);
+  const atoms = m[3].split("\n").filter((l) => l !== "").map(parseAtom);
+  return {
+    objects: m[1].split(", ").filter((o) => o !== ""),
+    facts: new FactStore(atoms, JSON.parse(m[2]) as Record<string, string>),
+  };
 }

@@ -27,7 +27,7 @@ export interface FakeRequest {
  * message.
  */
 export function fakeOpenAI(
-  reply: (request: FakeRequest, call: number) => string | Response | Promise<Response>,
+  reply: (request: FakeRequest, call: number) => string | Response | Promise<string | Response>,
 ) {
   const seen: string[] = [];
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {

@@ -23,11 +23,23 @@ const TasksOptionsSchema = z.object({
   seed: z.number().int().optional(),
 }).strict();
 
+/** The `recipes` option: a directory path or URL, or none (the built-in set). */
+function recipesOption(options: Record<string, unknown>): string | URL | undefined {
+  const { recipes } = options;
+  if (recipes !== undefined && typeof recipes !== "string" && !(recipes instanceof URL)) {
+    throw new TypeError(
+      `TextCraft option "recipes" must be a directory path, got ${typeof recipes}`,
+    );
+  }
+  return recipes;
+}
+
 /**
  * The TextCraft kit. `create` accepts {@linkcode TextCraftOptions}
  * (`recipes`: a recipe directory, `maxDistractors`); `tasks` accepts
  * `{ depths, count, seed }` (see `textcraftTasks`); `importTranscripts`
- * reads the ADaPT / AgentGym transcript text (see `importTextCraftTranscripts`).
+ * reads the ADaPT / AgentGym transcript text (see `importTextCraftTranscripts`);
+ * `knowledge` answers from the full recipe set (see `RecipeKnowledge`).
  *
  * @example Usage
  * ```ts ignore
@@ -39,12 +51,8 @@ export const textcraftKit: EnvironmentKit = {
   name: "textcraft",
   vocabulary: textcraftVocabulary,
   create(options: Record<string, unknown> = {}): TextCraft {
-    const { recipes, maxDistractors } = options;
-    if (recipes !== undefined && typeof recipes !== "string" && !(recipes instanceof URL)) {
-      throw new TypeError(
-        `TextCraft option "recipes" must be a directory path, got ${typeof recipes}`,
-      );
-    }
+    const { maxDistractors } = options;
+    const recipes = recipesOption(options);
     if (maxDistractors !== undefined && typeof maxDistractors !== "number") {
       throw new TypeError(`TextCraft option "maxDistractors" must be a number`);
     }
@@ -58,13 +66,7 @@ export const textcraftKit: EnvironmentKit = {
     return new TextCraftExpert();
   },
   knowledge(options: Record<string, unknown> = {}): RecipeKnowledge {
-    const { recipes } = options;
-    if (recipes !== undefined && typeof recipes !== "string" && !(recipes instanceof URL)) {
-      throw new TypeError(
-        `TextCraft option "recipes" must be a directory path, got ${typeof recipes}`,
-      );
-    }
-    return new RecipeKnowledge(loadRecipeBook(recipes ?? BUILTIN_RECIPES));
+    return new RecipeKnowledge(loadRecipeBook(recipesOption(options) ?? BUILTIN_RECIPES));
   },
   importTranscripts(text: string, source: string): Trace[] {
     return importTextCraftTranscripts(text, source);

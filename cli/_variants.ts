@@ -15,7 +15,7 @@ import type { Trace } from "../dsl/trace.ts";
 import { compileTraces } from "../compiler/compile.ts";
 import type { ActionModel } from "../runtime/action_model.ts";
 import { episodeBudgets } from "../runtime/task_lists.ts";
-import type { EnvironmentKit, TaskSpec } from "../runtime/environment.ts";
+import { type EnvironmentKit, type TaskSpec, withEnvOptions } from "../runtime/environment.ts";
 import type { KnowledgeSource } from "../runtime/knowledge.ts";
 import {
   type EpisodeRunner,
@@ -63,9 +63,11 @@ export interface BuiltLibrary {
 export function induceLibrary(
   traces: readonly Trace[],
   kit: EnvironmentKit,
-  options: { linear?: boolean } = {},
+  options: { linear?: boolean; envOptions?: Record<string, unknown> } = {},
 ): BuiltLibrary {
-  return compileTraces(traces, kit, { linear: options.linear ?? false });
+  return compileTraces(traces, withEnvOptions(kit, options.envOptions ?? {}), {
+    linear: options.linear ?? false,
+  });
 }
 
 /** Options of {@linkcode runVariant}. */
@@ -141,7 +143,7 @@ export function variantRunner(
   const lib = options.library;
   if (!lib) throw new Error(`The "${options.name}" variant needs a skill library`);
   return agentRunner({
-    kit,
+    kit: withEnvOptions(kit, options.envOptions ?? {}),
     library: lib.library,
     templates: lib.templates,
     ...(lib.actionModel ? { actionModel: lib.actionModel } : {}),
@@ -369,8 +371,9 @@ export interface Comparison {
  */
 export async function compareVariants(options: CompareOptions): Promise<Comparison> {
   const { kit } = options;
-  const full = induceLibrary(options.traces, kit);
-  const linear = induceLibrary(options.traces, kit, { linear: true });
+  const envOptions = options.envOptions ?? {};
+  const full = induceLibrary(options.traces, kit, { envOptions });
+  const linear = induceLibrary(options.traces, kit, { linear: true, envOptions });
   const honing = memoryHoning(full.skills, kit, full.actionModel);
   const common = {
     kit,

@@ -290,8 +290,9 @@ async function bench(
   // The first induction of the process also pays for compiling its code:
   // timed again, as every later induction of a running process is (the
   // median of three runs: a run on this machine varies by about a third).
-  const warm = [0, 1, 2].map(() => induceLibrary(setup.traces, kit).seconds)
-    .sort((a, b) => a - b)[1];
+  const warm =
+    [0, 1, 2].map(() => induceLibrary(setup.traces, kit, { envOptions: setup.envOptions }).seconds)
+      .sort((a, b) => a - b)[1];
   const throughput = episodes > 0 ? await measureThroughput(setup, c.full, episodes) : undefined;
   sample();
   const scaling = await measureScaling(setup, warm);
@@ -353,7 +354,7 @@ async function measureScaling(setup: Setup, base: number): Promise<EnvResult["sc
   if (!tasks || tasks.length < count) return undefined;
   console.error(`${setup.kit.name}: inducing from ${count} demonstrations (scaling)`);
   const traces = await generateExpertTraces(setup.kit, tasks, { envOptions: setup.envOptions });
-  const seconds = induceLibrary(traces, setup.kit).seconds;
+  const seconds = induceLibrary(traces, setup.kit, { envOptions: setup.envOptions }).seconds;
   return { traces: count, seconds, ratio: base > 0 ? seconds / base : 0 };
 }
 
@@ -396,7 +397,9 @@ function measureInputSize(setup: Setup, steps: number): InputSize {
   console.error(`${kit.name}: inducing from one trace of ${lengths.join(" and ")} steps`);
   const trace = run(lengths, (n) => {
     const pad = Array.from({ length: Math.max(0, n - base.steps.length) }, () => base.steps[0]);
-    induceLibrary([{ ...base, steps: [...pad, ...base.steps] }], kit);
+    induceLibrary([{ ...base, steps: [...pad, ...base.steps] }], kit, {
+      envOptions: setup.envOptions,
+    });
   });
   if (kit.name !== "textcraft") return { trace };
   const megabytes = [steps / 20_000, steps / 2_000] as const;

@@ -256,7 +256,7 @@ export async function main(args: string[]): Promise<number> {
       : await readTraces(flags.traces, localKit(kit));
     if (traces.length === 0) throw new UsageError(`No traces in ${flags.traces}`);
     const inducing = await groundedForInduction(kit, llm, roles, traces, log);
-    const built = induceLibrary(traces, inducing, { linear: variant === "linear" });
+    const built = induceLibrary(traces, inducing, { linear: variant === "linear", envOptions });
     log(
       `Induced ${built.skills.length} skills and ${built.templates.length} templates from ${traces.length} traces in ${
         built.seconds.toFixed(1)

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { EnvironmentKit } from "../runtime/environment.ts";
+import { type EnvironmentKit, withEnvOptions } from "../runtime/environment.ts";
 import type { Trace } from "../dsl/trace.ts";
 import { readTraces } from "../compiler/trace_io.ts";
 import type { Induction } from "../compiler/induce.ts";
@@ -53,9 +53,10 @@ ${envHelp(22)}
                       or kv:<file> / kv:<URL> for a Deno KV library
   --count <n>         builtin: how many demonstrations (the environment's
                       unit, e.g. ALFWorld tasks per type; default: its own)
-  --env-options <json>  builtin: options of the environment the expert runs
-                      in, e.g. '{"recipes": "<dir>"}'
-  --recipes <dir>     builtin TextCraft: the same as --env-options
+  --env-options <json>  options of the environment the traces come from, e.g.
+                      '{"recipes": "<dir>"}': the expert runs in it (builtin),
+                      and the grounder reads its data (TextCraft's families)
+  --recipes <dir>     TextCraft: the same as --env-options
                       '{"recipes": "<dir>"}' (kept for old scripts)
 ${VOCABULARY_HELP}
 ${LLM_HELP}
@@ -147,7 +148,18 @@ export async function main(args: string[]): Promise<number> {
   );
   requireGrounding(kit, llm, roles);
   let llmSummary: LlmSummary | undefined;
-  let inducing = await groundedForInduction(localKit(kit), llm, roles, traces, progress);
+  // The environment's options also tell its grounder its data (TextCraft's recipe set).
+  const envOptions = {
+    ...parseEnvOptions(flags["env-options"]),
+    ...(flags.recipes ? { recipes: flags.recipes } : {}),
+  };
+  let inducing = await groundedForInduction(
+    withEnvOptions(localKit(kit), envOptions),
+    llm,
+    roles,
+    traces,
+    progress,
+  );
   if (llm && roles.has("subgoals") && (inducing.vocabulary.landmarks ?? []).length === 0) {
     progress(`Asking ${llm.model} (subgoals) which fact changes end a subgoal...`);
     const proposal = await proposeLandmarks(llm, traces, inducing);

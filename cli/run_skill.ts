@@ -12,7 +12,7 @@ import { runAgent } from "../runtime/agent.ts";
 import { openLibrary } from "../compiler/open_library.ts";
 import { openLibraryStore } from "../runtime/open_store.ts";
 import { formatAgentEvent, formatAgentResult } from "../runtime/format_agent_events.ts";
-import type { EnvironmentKit } from "../runtime/environment.ts";
+import { type EnvironmentKit, withEnvOptions } from "../runtime/environment.ts";
 import { formatEvent } from "../runtime/format_events.ts";
 import type { TaskSpec } from "../runtime/environment.ts";
 import type { Value } from "../dsl/facts.ts";
@@ -133,7 +133,6 @@ export async function main(argv: string[]): Promise<number> {
   requireGrounding(kit, llm, roles);
   // The kit the run grounds with: the model's grounder when it has the role.
   const model = llm ? episodeModels(llm, kit, roles)() : undefined;
-  const runKit = model?.kit ?? kit;
   if (flags["list-tasks"]) {
     const n = flags.n === undefined ? undefined : intFlag("n", flags.n, 1, MAX_COUNT);
     for (const t of taskList(kit, { ...(flags.split ? { split: flags.split } : {}), n })) {
@@ -199,7 +198,7 @@ export async function main(argv: string[]): Promise<number> {
   const program = library.get(flags.skill) ?? await loadSkillFile(flags.skill, kit.vocabulary);
 
   const env = kit.create(envOptions);
-  const grounder = runKit.grounder();
+  const grounder = (model?.kit ?? withEnvOptions(kit, envOptions)).grounder();
   const reset = await env.reset(task);
   const facts = new FactStore();
   const first = await grounder.initial(reset.observation, reset.goal);
@@ -265,7 +264,7 @@ async function runAgentMain(
   const env = kit.create(envOptions);
   const run = runAgent({
     env,
-    kit: opts.model?.kit ?? kit,
+    kit: opts.model?.kit ?? withEnvOptions(kit, envOptions),
     ...(opts.model?.router ? { router: opts.model.router } : {}),
     ...(opts.model?.knowledge ?? opts.knowledge
       ? { knowledge: opts.model?.knowledge ?? opts.knowledge }

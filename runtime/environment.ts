@@ -198,8 +198,12 @@ export interface EnvironmentKit {
   readonly vocabulary: Vocabulary;
   /** Creates a fresh environment instance. */
   create(options?: Record<string, unknown>): Environment;
-  /** Creates a grounder. */
-  grounder(): Grounder;
+  /**
+   * Creates a grounder; `options` are those `create` was given, for a
+   * grounder that reads the environment's data (TextCraft's recipe set). A
+   * command binds them with {@linkcode withEnvOptions}.
+   */
+  grounder(options?: Record<string, unknown>): Grounder;
   /** An expert, when the environment has one. */
   expert?(options?: Record<string, unknown>): Expert;
   /**
@@ -255,4 +259,31 @@ export interface EnvironmentKit {
   defaults?: KitDefaults;
   /** How the benchmark and the demo measure it (see {@linkcode KitBenchmark}). */
   benchmark?: KitBenchmark;
+}
+
+/**
+ * A copy of the kit whose `grounder()` and `knowledge()` get `options`,
+ * the options its environments are created with: a grounder that reads the
+ * environment's data then reads the same data. (A copy: what is looked up
+ * by the kit itself, such as a remote kit's local twin, needs the original.)
+ *
+ * @example Usage
+ * ```ts ignore
+ * const kit = withEnvOptions(textcraftKit, { recipes: "../shared/data/textcraft/recipes" });
+ * kit.grounder(); // knows the full recipe set's families
+ * ```
+ */
+export function withEnvOptions(
+  kit: EnvironmentKit,
+  options: Record<string, unknown>,
+): EnvironmentKit {
+  if (Object.keys(options).length === 0) return kit;
+  const knowledge = kit.knowledge?.bind(kit);
+  return {
+    ...kit,
+    grounder: (more?: Record<string, unknown>) => kit.grounder({ ...options, ...more }),
+    ...(knowledge
+      ? { knowledge: (more?: Record<string, unknown>) => knowledge({ ...options, ...more }) }
+      : {}),
+  };
 }

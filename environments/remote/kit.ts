@@ -110,7 +110,7 @@ export function remoteKit(spec: string, local: EnvironmentKit): EnvironmentKit {
       const url = urls[created++ % urls.length];
       return new RemoteEnvironment(url, { envName, vocabulary: local.vocabulary, timeoutMs });
     },
-    grounder: () => local.grounder(),
+    grounder: (options?: Record<string, unknown>) => local.grounder(options),
     options: { timeoutMs: { type: "number", doc: "milliseconds to wait for the server" } },
   };
   if (local.expert) {

@@ -9,7 +9,8 @@
 import type { Atom, AtomArg, FactDelta, FactView } from "../../dsl/facts.ts";
 import type { Grounder, Grounding } from "../../runtime/environment.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
-import { idToName } from "./names.ts";
+import { idToName, nameToId } from "./names.ts";
+import type { RecipeBook } from "./recipe_book.ts";
 
 const LINE = /^craft ([0-9]+) (.+) using (.+)$/;
 const COUNTED = /^([0-9]+) (.+)$/;
@@ -94,6 +95,17 @@ function wordForms(word: string): Set<string> {
  * ```
  */
 export class TextCraftGrounder implements Grounder {
+  readonly #book?: RecipeBook;
+
+  /**
+   * A grounder; with `book`, the recipe data the environment is built from
+   * decides which listed names are families and what their members are
+   * (names it does not know are judged by their words, as without it).
+   */
+  constructor(options: { book?: RecipeBook } = {}) {
+    this.#book = options.book;
+  }
+
   /**
    * Facts of the first observation: one `Recipe` object per command line
    * (`recipe 1`, ... in listing order) with makes/produces/uses/needs,
@@ -150,17 +162,30 @@ export class TextCraftGrounder implements Grounder {
       if (list) list.push(i);
       else byLastWord.set(w, [i]);
     });
+    const book = this.#book;
     for (const family of inputs) {
       if (outputs.has(family)) continue;
+      const familyId = nameToId(family);
+      // The recipe data knows the name as a plain item: no family.
+      if (book?.isItem(familyId) && !book.isTag(familyId)) continue;
       const candidates = [...wordForms(lastWord(family))]
         .flatMap((w) => byLastWord.get(w) ?? [])
         .sort((a, b) => a - b)
         .map((i) => outputList[i]);
       // An output made from the candidate family is not one of its members
-      // (mossy cobblestone is made from cobblestone, not a kind of it).
-      const members = candidates.filter((o) =>
-        isFamilyMember(o, family) && !madeFrom.get(o)?.has(family)
-      );
+      // (mossy cobblestone is made from cobblestone, not a kind of it); where
+      // the recipe data knows both, it says.
+      const members = book?.isTag(familyId)
+        ? outputList.filter((o) =>
+          book.isItem(nameToId(o))
+            ? book.tagOf(nameToId(o)) === familyId
+            : candidates.includes(o) && isFamilyMember(o, family) && !madeFrom.get(o)?.has(family)
+        )
+        // A family the data does not know: only outputs it does not know either
+        // can be its members (the ones it knows belong where it says).
+        : candidates.filter((o) =>
+          !book?.isItem(nameToId(o)) && isFamilyMember(o, family) && !madeFrom.get(o)?.has(family)
+        );
       if (members.length === 0) continue;
       push("is_tag", family);
       for (const m of members) push("member", m, family);

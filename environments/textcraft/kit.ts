@@ -59,8 +59,11 @@ export const textcraftKit: EnvironmentKit = {
     const opts: TextCraftOptions = { recipes, maxDistractors };
     return new TextCraft(opts);
   },
-  grounder(): TextCraftGrounder {
-    return new TextCraftGrounder();
+  grounder(options: Record<string, unknown> = {}): TextCraftGrounder {
+    // The recipe data decides which listed names are families.
+    return new TextCraftGrounder({
+      book: loadRecipeBook(recipesOption(options) ?? BUILTIN_RECIPES),
+    });
   },
   expert(): TextCraftExpert {
     return new TextCraftExpert();

@@ -8,8 +8,11 @@ import {
   parseRecipeLine,
   TextCraft,
   TextCraftGrounder,
+  textcraftKit,
   textcraftVocabulary,
 } from "../../environments/textcraft/mod.ts";
+import { dataTest } from "../_data.ts";
+import { RECIPES } from "../fixtures/_libraries.ts";
 
 const COMMANDS = [
   "craft 4 oak planks using 1 oak logs",
@@ -238,4 +241,27 @@ Deno.test("TextCraftGrounder does not take an output made from an ingredient for
   assert.equal(facts.has({ pred: "member", args: ["mossy cobblestone", "cobblestone"] }), false);
   assert.equal(facts.has({ pred: "is_tag", args: ["planks"] }), true);
   assert.equal(facts.has({ pred: "member", args: ["oak planks", "planks"] }), true);
+});
+
+dataTest("with the recipe data, a listed name is a family only when the data says so", () => {
+  const listing = [
+    "Crafting commands:",
+    "craft 6 prismarine slab using 3 prismarine",
+    "craft 1 dark prismarine using 8 prismarine shard, 1 black dye",
+    "craft 4 oak planks using 1 oak logs",
+    "craft 1 crafting table using 4 planks",
+    "",
+    "Goal: craft prismarine slab.",
+  ].join("\n");
+  const facts = (grounder: TextCraftGrounder) =>
+    grounder.initial(listing, "craft prismarine slab").delta.add.map(formatAtom);
+  // By the words alone, prismarine looks like the family of dark prismarine.
+  const guessed = facts(new TextCraftGrounder());
+  assert.ok(guessed.includes("member('dark prismarine', 'prismarine')"));
+  // The full recipe set knows prismarine as an item, and planks as a family.
+  const known = facts(textcraftKit.grounder({ recipes: RECIPES }) as TextCraftGrounder);
+  assert.ok(!known.includes("is_tag('prismarine')"), known.join(" "));
+  assert.ok(!known.some((f) => f.startsWith("member('dark prismarine'")));
+  assert.ok(known.includes("is_tag('planks')"));
+  assert.ok(known.includes("member('oak planks', 'planks')"));
 });

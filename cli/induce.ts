@@ -52,7 +52,10 @@ ${envHelp(22)}
   --out <dir>         library directory (a new version is added if it exists),
                       or kv:<file> / kv:<URL> for a Deno KV library
   --count <n>         builtin: how many demonstrations (the environment's
-                      unit, e.g. ALFWorld tasks per type; default: its own)
+                      unit, e.g. ALFWorld tasks per type; default: its own;
+                      TextCraft 20 depth-1 tasks: with 10, on the built-in
+                      recipe set, none crafts from several kinds of
+                      ingredient and the skill misses its loop over them)
   --env-options <json>  options of the environment the traces come from, e.g.
                       '{"recipes": "<dir>"}': the expert runs in it (builtin),
                       and the grounder reads its data (TextCraft's families)

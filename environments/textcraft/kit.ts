@@ -114,8 +114,12 @@ export const textcraftKit: EnvironmentKit = {
     const at = issue.path.length > 0 ? ` at "${issue.path.join(".")}"` : "";
     return `${issue.message}${at} (expected {"commands": [...], "goal": "<item>"})`;
   },
-  /** Depth-1 tasks, seeds from 1 (default 10). */
-  demonstrationTasks(count = 10): TaskSpec[] {
+  /**
+   * Depth-1 tasks, seeds from 1 (default 20: on the built-in recipe set 10
+   * are too few, none crafts from several kinds of ingredient and the
+   * skill induced from them misses its loop over a recipe's ingredients).
+   */
+  demonstrationTasks(count = 20): TaskSpec[] {
     return textcraftTasks({ depths: [1], count, seed: 1 });
   },
   options: {

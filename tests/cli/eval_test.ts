@@ -4,6 +4,8 @@ import { textcraftKit } from "../../environments/textcraft/kit.ts";
 import { serveEnvironment } from "../../environments/remote/mod.ts";
 import { generateExpertTraces } from "../../runtime/expert_traces.ts";
 import { type CliOutput, runCli } from "./_run.ts";
+import { HAS_DATA } from "../_data.ts";
+import { RECIPES } from "../fixtures/_libraries.ts";
 
 const evalCli = (args: string[]): Promise<CliOutput> => runCli("cli/eval.ts", args);
 
@@ -199,4 +201,24 @@ Deno.test("eval reports every episode of an unreachable server as failed with it
     "textcraft/d3/s1",
     "textcraft/d4/s1",
   ]);
+});
+
+Deno.test("TextCraft's default demonstrations give a library that works, on the built-in and the full recipe set", async () => {
+  const sets: [string, string[]][] = [["built-in", []]];
+  if (HAS_DATA) sets.push(["full", ["--env-options", JSON.stringify({ recipes: RECIPES })]]);
+  for (const [name, options] of sets) {
+    const r = await evalCli([
+      "--env",
+      "textcraft",
+      "--traces",
+      "builtin",
+      ...options,
+      "--n",
+      "30",
+      "--json",
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const report = JSON.parse(r.stdout);
+    assert.ok(report.success_rate >= 0.9, `${name}: ${report.success_rate}`);
+  }
 });

@@ -70,7 +70,7 @@ Deno.test("induce --json prints the summary object and writes the library", asyn
   assert.equal(r.code, 0, r.stderr);
   const summary = JSON.parse(r.stdout);
   assert.deepEqual(Object.keys(summary).sort(), ["seconds", "skills", "templates", "traces"]);
-  assert.equal(summary.traces, 10);
+  assert.equal(summary.traces, 20);
   assert.equal(summary.templates, 1);
   const [skill] = summary.skills;
   assert.equal(skill.name, "craft_item");

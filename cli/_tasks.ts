@@ -105,6 +105,8 @@ export interface TaskListOptions {
   depths?: number[];
   /** The first task seed, for generated tasks. */
   seed?: number;
+  /** Other selectors the kit knows (TextCraft: `mix`). */
+  [selector: string]: unknown;
 }
 
 /**
@@ -117,12 +119,11 @@ export function taskList(kit: EnvironmentKit, options: TaskListOptions = {}): Ta
   if (split !== "train" && split !== "unseen") {
     throw new UsageError(`--split must be "train" or "unseen", got "${split}"`);
   }
+  const { split: _split, ...selectors } = options;
   return asUsage(() =>
     taskListOf(kit, {
       split,
-      ...(options.n !== undefined ? { n: options.n } : {}),
-      ...(options.seed !== undefined ? { seed: options.seed } : {}),
-      ...(options.depths !== undefined ? { depths: options.depths } : {}),
+      ...Object.fromEntries(Object.entries(selectors).filter(([, v]) => v !== undefined)),
     })
   );
 }

@@ -33,7 +33,7 @@ import type { TaskTemplate } from "../runtime/task_template.ts";
 import { ProgressBar } from "./_progress.ts";
 
 /** The variants, in table order. */
-export const VARIANTS = ["expert", "linear", "full", "hone"] as const;
+export const VARIANTS = ["expert", "linear", "full", "knowledge", "hone"] as const;
 /** One variant's name. */
 export type Variant = typeof VARIANTS[number];
 
@@ -42,6 +42,9 @@ export const VARIANT_DOCS: Record<Variant, string> = {
   expert: "the environment's expert solving each task (the bound on steps)",
   linear: "linear parameterized scripts: induced without loops or branches",
   full: "the induced skill library (loops, branches, invented predicates)",
+  knowledge: "the induced library, consulting the environment's background knowledge\n" +
+    "         when the facts offer no way (environments that have it, e.g.\n" +
+    "         TextCraft's full recipe set)",
   hone: "the induced library, honed on failures while the tasks run",
 };
 
@@ -385,12 +388,14 @@ export async function compareVariants(options: CompareOptions): Promise<Comparis
   };
   const runs: Comparison["runs"] = [];
   for (const variant of VARIANTS) {
+    if (variant === "knowledge" && !kit.knowledge) continue;
     const evaluation = await runVariant({
       ...common,
       name: variant,
       expert: variant === "expert",
       library: variant === "linear" ? linear : full,
       ...(variant === "hone" ? { honing } : {}),
+      ...(variant === "knowledge" ? { knowledge: true } : {}),
     });
     runs.push({ variant, evaluation });
   }

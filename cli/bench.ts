@@ -246,6 +246,7 @@ async function benchSetup(kit: EnvironmentKit, request: BenchRequest): Promise<S
   const tasks = taskList(kit, {
     split: "unseen",
     ...(request.n ?? b.tasks) !== undefined ? { n: request.n ?? b.tasks } : {},
+    ...b.taskSelectors,
   });
   return {
     kit,
@@ -455,7 +456,7 @@ function renderMarkdown(
   ];
   const item = (text: string) => lines.push(wrap(`- ${text}`, 100, "  "));
   for (const r of results) {
-    const reports = VARIANTS.map((v) => r.variants[v]);
+    const reports = VARIANTS.flatMap((v) => r.variants[v] ? [r.variants[v]] : []);
     lines.push(`## ${r.env}`, "");
     item(`Demonstrations: ${r.demonstrations.source}.`);
     item(
@@ -520,6 +521,17 @@ function renderMarkdown(
         }% of the expert's success with ${
           (full.avg_steps / expert.avg_steps).toFixed(2)
         }x its actions and ${(100 * full.invalid_action_rate).toFixed(1)}% rejected actions.`,
+      );
+    }
+    const known = r.variants.knowledge;
+    if (known) {
+      item(
+        `Background knowledge: ${(100 * full.success_rate).toFixed(1)}% without it, ${
+          (100 * known.success_rate).toFixed(1)
+        }% when the agent consults it where the facts offer no way (${
+          (100 * known.invalid_action_rate).toFixed(1)
+        }% rejected actions, ${known.avg_steps.toFixed(1)} actions per episode against the ` +
+          `expert's ${expert.avg_steps.toFixed(1)}).`,
       );
     }
     lines.push("");

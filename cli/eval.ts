@@ -73,6 +73,11 @@ Tasks:
                       lists them (e.g. TextCraft unseen: depths 2-4)
   --n <n>             number of tasks (default: the environment's)
   --depths <list>     depths, for environments whose tasks have them, e.g. 2,3,4
+  --mix <m>           TextCraft's unseen split: even (the default: depths 2-4
+                      in turn) or real (the published set's mix: 37% depth 2,
+                      56% depth 3, 6% depth 4, and one task in 20 listing
+                      without the recipe of a crafted ingredient; see
+                      --knowledge)
   --tasks <jsonl>     explicit tasks, one JSON object per line, each what the
                       environment accepts (e.g. TextCraft
                       {"commands": [...], "goal": "<item>"})
@@ -156,6 +161,7 @@ export async function main(args: string[]): Promise<number> {
     split: { type: "string" },
     n: { type: "string" },
     depths: { type: "string" },
+    mix: { type: "string" },
     tasks: { type: "string" },
     hone: { type: "boolean" },
     concurrency: { type: "string" },
@@ -184,8 +190,8 @@ export async function main(args: string[]): Promise<number> {
   }
   if (flags.lib && flags.traces) throw new UsageError("Give --lib or --traces, not both");
   if (expert && flags.hone) throw new UsageError("--hone does not apply to the expert");
-  if (flags.tasks && (flags.split || flags.n || flags.depths)) {
-    throw new UsageError("--tasks gives the tasks: drop --split, --n and --depths");
+  if (flags.tasks && (flags.split || flags.n || flags.depths || flags.mix)) {
+    throw new UsageError("--tasks gives the tasks: drop --split, --n, --depths and --mix");
   }
   const concurrency = optionalPositive("concurrency", flags.concurrency) ?? 1;
   if (concurrency > 1 && flags.hone) {
@@ -220,6 +226,7 @@ export async function main(args: string[]): Promise<number> {
       ...(flags.split ? { split: flags.split } : {}),
       ...(n !== undefined ? { n } : {}),
       ...(flags.depths ? { depths: parseDepths(flags.depths) } : {}),
+      ...(flags.mix ? { mix: flags.mix } : {}),
     });
   }
   const log = (line: string) => console.error(line);

@@ -148,6 +148,8 @@ export interface KitBenchmark {
   demonstrations?: number;
   /** How many tasks of the unseen split are measured (default: the kit's own count). */
   tasks?: number;
+  /** Selectors of those tasks beyond the split and count (TextCraft: `{ mix: "real" }`). */
+  taskSelectors?: Readonly<Record<string, unknown>>;
   /** `deno task demo`'s counts, smaller, and on the data the kit ships. */
   demo?: { demonstrations?: number; tasks?: number };
   /** What the expert's demonstration tasks are, in words, e.g. "depth-1 tasks, full recipe set". */

@@ -23,6 +23,37 @@ const TasksOptionsSchema = z.object({
   seed: z.number().int().optional(),
 }).strict();
 
+/** The published task set's share of each depth (AgentBoard's TextCraft tasks). */
+const REAL_DEPTHS: readonly [number, number][] = [[2, 0.37], [3, 0.56], [4, 0.06]];
+
+/**
+ * `n` tasks in the real depth mix, interleaved (each next task takes the
+ * depth furthest behind its share), every 20th listing without the recipe
+ * of a crafted ingredient; seeds run per depth from `seed`.
+ */
+function realMix(n: number, seed: number): TaskSpec[] {
+  const total = REAL_DEPTHS.reduce((a, [, w]) => a + w, 0);
+  const made = new Map<number, number>();
+  const out: TaskSpec[] = [];
+  for (let i = 0; i < n; i++) {
+    let depth = REAL_DEPTHS[0][0];
+    let behind = -Infinity;
+    for (const [d, w] of REAL_DEPTHS) {
+      const gap = (i + 1) * w / total - (made.get(d) ?? 0);
+      if (gap > behind) [depth, behind] = [d, gap];
+    }
+    const s = seed + (made.get(depth) ?? 0);
+    made.set(depth, (made.get(depth) ?? 0) + 1);
+    const unlisted = i % 20 === 19;
+    out.push({
+      id: `textcraft/d${depth}/s${s}${unlisted ? "/unlisted" : ""}`,
+      seed: s,
+      options: unlisted ? { depth, unlisted } : { depth },
+    });
+  }
+  return out;
+}
+
 /** The `recipes` option: a directory path or URL, or none (the built-in set). */
 function recipesOption(options: Record<string, unknown>): string | URL | undefined {
   const { recipes } = options;
@@ -82,12 +113,19 @@ export const textcraftKit: EnvironmentKit = {
     return textcraftTasks(parsed.data);
   },
   /**
-   * `n` tasks (default 200) taking the depths in turn (train: depth 1,
-   * unseen: 2, 3 and 4; or `depths`), seeds from `seed` (default 1).
+   * `n` tasks (default 200), seeds from `seed` (default 1). `mix: "even"`
+   * (the default) takes the depths in turn (train: depth 1, unseen: 2, 3
+   * and 4; or `depths`); `mix: "real"` gives the unseen split the published
+   * task set's mix, 37% depth 2, 56% depth 3 and 6% depth 4, with one task
+   * in 20 (5%) listing without the recipe of a crafted ingredient
+   * (`textcraft/d<depth>/s<seed>/unlisted`).
    */
   taskList(request: TaskListRequest): TaskSpec[] {
-    const { split, n = 200, seed = 1, depths, ...rest } = request;
-    rejectSelectors("TextCraft", rest, "depths, seed");
+    const { split, n = 200, seed = 1, depths, mix = "even", ...rest } = request;
+    rejectSelectors("TextCraft", rest, "depths, seed, mix");
+    if (mix !== "even" && mix !== "real") {
+      throw new RangeError(`TextCraft mix must be "even" or "real", got ${JSON.stringify(mix)}`);
+    }
     if (
       depths !== undefined &&
       (!Array.isArray(depths) || depths.length === 0 ||
@@ -96,6 +134,12 @@ export const textcraftKit: EnvironmentKit = {
       throw new RangeError(
         `TextCraft depths must be positive integers, got ${JSON.stringify(depths)}`,
       );
+    }
+    if (mix === "real") {
+      if (depths !== undefined || split === "train") {
+        throw new RangeError('TextCraft mix "real" is the unseen split\'s own: drop depths');
+      }
+      return realMix(n, seed);
     }
     const chosen = (depths as number[] | undefined) ?? (split === "train" ? [1] : [2, 3, 4]);
     const count = Math.ceil(n / chosen.length);
@@ -131,8 +175,10 @@ export const textcraftKit: EnvironmentKit = {
     dataOptions: { recipes: "textcraft/recipes" },
     demonstrations: 50,
     tasks: 200,
+    taskSelectors: { mix: "real" },
     demo: { demonstrations: 20, tasks: 60 },
     demonstrationText: "depth-1 tasks (seeds from 1), full recipe set",
-    taskText: "tasks of depth 2-4 (depths in turn, seeds from 1), full recipe set",
+    taskText: "tasks in the published set's mix (37% depth 2, 56% depth 3, 6% depth 4; " +
+      "one in 20 listing without the recipe of a crafted ingredient), full recipe set",
   },
 };

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import type { TaskSpec } from "../../runtime/environment.ts";
 import type { RecipeBook } from "./recipe_book.ts";
-import { craftingCommands } from "./commands.ts";
+import { craftingCommands, recipeTree } from "./commands.ts";
 import { idToName, nameToId } from "./names.ts";
 import { mulberry32, randomIndex } from "./prng.ts";
 
@@ -47,9 +47,10 @@ export const TextCraftSpecSchema: z.ZodType<TextCraftSpec> = z.object({
 
 const OptionsSchema = z.object({
   depth: z.number().int().min(1).optional(),
+  unlisted: z.boolean().optional(),
 }).loose();
 
-const TASK_ID = /^textcraft\/d([0-9]+)\/s(-?[0-9]+)$/;
+const TASK_ID = /^textcraft\/d([0-9]+)\/s(-?[0-9]+)(\/unlisted)?$/;
 const COMMAND = /^craft [0-9]+ .+ using .+$/;
 
 /**
@@ -73,21 +74,25 @@ export function resolveTask(
   if (task.spec !== undefined) return resolveSpec(book, task.spec, task.seed ?? 0, maxDistractors);
   let seed = task.seed ?? 0;
   let depth: number | undefined;
+  let unlisted = false;
   if (task.id !== undefined) {
     const m = TASK_ID.exec(task.id);
     if (!m) {
       throw new TypeError(
-        `Invalid TextCraft task id "${task.id}": expected "textcraft/d<depth>/s<seed>"`,
+        `Invalid TextCraft task id "${task.id}": expected "textcraft/d<depth>/s<seed>" ` +
+          `or "textcraft/d<depth>/s<seed>/unlisted"`,
       );
     }
     depth = Number(m[1]);
     seed = Number(m[2]);
+    unlisted = m[3] !== undefined;
   } else {
     const options = OptionsSchema.safeParse(task.options ?? {});
     if (!options.success) {
       throw new TypeError(`Invalid TextCraft task options: ${z.prettifyError(options.error)}`);
     }
     depth = options.data.depth;
+    unlisted = options.data.unlisted === true;
   }
   if (!Number.isSafeInteger(seed)) throw new TypeError(`Invalid TextCraft seed "${seed}"`);
   if (depth === undefined) {
@@ -102,13 +107,37 @@ export function resolveTask(
   }
   const random = mulberry32(seed);
   const goal = candidates[randomIndex(random, candidates.length)];
+  const commands = craftingCommands(book, goal, random, maxDistractors);
   return {
     goal,
-    commands: craftingCommands(book, goal, random, maxDistractors),
-    taskId: `textcraft/d${depth}/s${seed}`,
+    commands: unlisted ? withoutAnIngredientRecipe(book, goal, commands, seed) : commands,
+    taskId: `textcraft/d${depth}/s${seed}${unlisted ? "/unlisted" : ""}`,
     taskType: `depth${depth}`,
     seed,
   };
+}
+
+/**
+ * The listing without the recipes of one crafted ingredient of the goal's
+ * tree, as in some real tasks (an ingot only a nugget recipe, absent from
+ * the listing, makes): the environment still accepts those crafts, but
+ * nothing listed says how. Chosen by its own stream of the seed, so the
+ * rest of the task is the listed task's.
+ */
+function withoutAnIngredientRecipe(
+  book: RecipeBook,
+  goal: string,
+  commands: readonly string[],
+  seed: number,
+): string[] {
+  const output = (line: string) => nameToId(/^craft \d+ (.+?) using /.exec(line)?.[1] ?? "");
+  const made = new Set(commands.map(output));
+  const ingredients = [
+    ...new Set(recipeTree(book, goal).flatMap((r) => r.inputs.map((i) => i.id))),
+  ].filter((id) => id !== goal && made.has(id)).sort();
+  if (ingredients.length === 0) return [...commands];
+  const dropped = ingredients[randomIndex(mulberry32(seed ^ 0x2545f491), ingredients.length)];
+  return commands.filter((line) => output(line) !== dropped);
 }
 
 function resolveSpec(

@@ -38,7 +38,11 @@ dataTest("bench writes a markdown table and JSON with throughput and induction t
   assert.equal(tc.scaling.ratio, tc.scaling.seconds / tc.induction.full.seconds);
   assert.ok(tc.induction.full.first_seconds > 0);
   assert.ok(tc.induction.full.seconds > 0 && tc.induction.linear.seconds > 0);
-  assert.deepEqual(Object.keys(tc.variants), ["expert", "linear", "full", "hone"]);
+  assert.deepEqual(Object.keys(tc.variants), ["expert", "linear", "full", "knowledge", "hone"]);
+  assert.match(
+    md,
+    /Background knowledge: [0-9.]+% without it, [0-9.]+% when the agent consults it/,
+  );
   const full = tc.variants.full;
   assert.equal(full.tasks, 6);
   assert.ok(full.node_steps > 0);
@@ -46,7 +50,7 @@ dataTest("bench writes a markdown table and JSON with throughput and induction t
   assert.equal(full.episodes_per_second, 6 / full.seconds);
   assert.equal(tc.variants.expert.success_rate, 1);
   assert.match(md, /^# Benchmark results\n\nProduced by `deno task bench --env textcraft/);
-  assert.match(md, /\| variant \| episodes\/s \| node evaluations \| node evaluations\/s \|/);
+  assert.match(md, /\| variant +\| episodes\/s \| node evaluations \| node evaluations\/s \|/);
   assert.match(md, /Induction: 1 skill/);
   const flat = md.replace(/\s+/g, " ");
   assert.match(

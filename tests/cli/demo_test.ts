@@ -29,7 +29,7 @@ Deno.test("demo induces from built-in demonstrations and compares the variants o
     /task program depth1: item := select_one\(x: Item, goal\(x, 1\)\); craft_item\(item = item\)/,
   );
   const rows = tableRows(r.stdout, /^== 3\. Evaluation on 9 depth 2-4 tasks ==$/);
-  assert.deepEqual([...rows.keys()], ["variant", "expert", "linear", "full", "hone"]);
+  assert.deepEqual([...rows.keys()], ["variant", "expert", "linear", "full", "knowledge", "hone"]);
   assert.deepEqual(rows.get("variant"), [
     "success",
     "avg steps",
@@ -43,7 +43,9 @@ Deno.test("demo induces from built-in demonstrations and compares the variants o
   assert.equal(rows.get("expert")![0], "100.0% (9/9)");
   assert.equal(rows.get("expert")![3], "-", "the expert calls no skills");
   assert.ok(success("full") > success("linear"), r.stdout);
-  for (const v of ["expert", "linear", "full", "hone"]) assert.equal(rows.get(v)![5], "0");
+  for (const v of ["expert", "linear", "full", "knowledge", "hone"]) {
+    assert.equal(rows.get(v)![5], "0");
+  }
   const types = tableRows(r.stdout, /^Success per task type:$/);
   assert.deepEqual([...types.keys()], ["task type", "depth2", "depth3", "depth4"]);
   // The progress bars go to stderr, one final line per variant when not a terminal.

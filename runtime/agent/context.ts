@@ -1,0 +1,163 @@
+/**
+ * What one episode of the agent shares between its parts: the options, the
+ * environment and grounder, the belief state, the planner, the limits and
+ * the tally of what was spent (see `budget` and `send`).
+ *
+ * @module
+ */
+import { assertVocabulary } from "../../dsl/vocabulary.ts";
+import { ActionModel } from "../action_model.ts";
+import type { AgentFailure, AgentOptions, AgentResult } from "../agent_types.ts";
+import type { OnlineGrounder, ResetResult } from "../environment.ts";
+import { FactStore } from "../fact_store.ts";
+import { lookaheadPlan } from "../lookahead.ts";
+import { Planner } from "../planner.ts";
+
+/** What the episode has spent and how it stands. */
+export interface Tally {
+  actions: number;
+  skillCalls: number;
+  invalid: number;
+  /** Actions look-ahead or the fallback search chose (not a skill's own node). */
+  planned: number;
+  steps: number;
+  done: boolean;
+  reward: number;
+  failures: AgentFailure[];
+  /** Why a run was cut short by the budget, when one was. */
+  budget?: string;
+}
+
+/** The limits of an episode. */
+export interface Limits {
+  maxSkillCalls: number;
+  maxActions: number;
+  maxRetries: number;
+  maxPasses: number;
+}
+
+/** One episode's shared state. */
+export interface AgentContext {
+  options: AgentOptions;
+  limits: Limits;
+  planner: Planner;
+  grounder: OnlineGrounder;
+  facts: FactStore;
+  reset: ResetResult;
+  tally: Tally;
+  /** Whether world-model look-ahead can help (decided on first use). */
+  canLookAhead(): boolean;
+  /** Look-ahead before a skill's action, when the action model allows it. */
+  lookahead?: (facts: FactStore, action: string) => string[] | undefined;
+}
+
+/**
+ * Resets the environment, grounds the first observation and sets up the
+ * episode.
+ */
+export async function startEpisode(options: AgentOptions): Promise<AgentContext> {
+  assertVocabulary(options.kit.vocabulary);
+  const grounder = options.kit.grounder();
+  const reset = await options.env.reset(options.task);
+  const facts = new FactStore();
+  facts.apply((await grounder.initial(reset.observation, reset.goal)).delta);
+  // World-model look-ahead needs an action model that knows some
+  // preconditions (one learned from demonstrations alone knows none);
+  // decided on first use, so episodes that never need it pay nothing.
+  const model = options.actionModel;
+  let knowsRules: boolean | undefined;
+  const canLookAhead = (): boolean =>
+    knowsRules ??= model instanceof ActionModel && options.lookahead !== false &&
+      model.schemas().some((s) => s.pre.length > 0);
+  return {
+    options,
+    limits: {
+      maxSkillCalls: options.maxSkillCalls ?? 60,
+      maxActions: options.maxActions ?? 150,
+      maxRetries: options.maxRetries ?? 8,
+      maxPasses: options.maxPasses ?? 3,
+    },
+    planner: new Planner(options.library, options.templates, { maxDepth: options.maxDepth }),
+    grounder,
+    facts,
+    reset,
+    tally: {
+      actions: 0,
+      skillCalls: 0,
+      invalid: 0,
+      planned: 0,
+      steps: 0,
+      done: false,
+      reward: 0,
+      failures: [],
+    },
+    canLookAhead,
+    ...(model instanceof ActionModel
+      ? {
+        lookahead: (f: FactStore, action: string) =>
+          canLookAhead() ? lookaheadPlan(model, f, action) : undefined,
+      }
+      : {}),
+  };
+}
+
+/** Which budget is spent, in words; `undefined` while both last. */
+export function spent(ctx: AgentContext): string | undefined {
+  const { tally, limits } = ctx;
+  if (tally.skillCalls >= limits.maxSkillCalls) {
+    return `Skill call budget of ${limits.maxSkillCalls} spent`;
+  }
+  if (tally.actions >= limits.maxActions) return `Action budget of ${limits.maxActions} spent`;
+  return undefined;
+}
+
+/**
+ * Sends one action the agent chose itself (not a skill's node), grounds its
+ * observation and counts it.
+ *
+ * @returns The observation and the grounder's rejection, if any.
+ */
+export async function send(
+  ctx: AgentContext,
+  action: string,
+  planned: boolean,
+): Promise<{ observation: string; rejected?: string }> {
+  const { tally } = ctx;
+  const step = await ctx.options.env.step(action);
+  tally.actions++;
+  if (planned) tally.planned++;
+  const g = await ctx.grounder.step(ctx.facts, action, step.observation);
+  ctx.facts.apply(g.delta);
+  if (step.done) {
+    tally.done = true;
+    tally.reward = step.reward;
+  }
+  if (g.rejected !== undefined) tally.invalid++;
+  return {
+    observation: step.observation,
+    ...(g.rejected !== undefined ? { rejected: g.rejected } : {}),
+  };
+}
+
+/** The result of the episode, stopped for `reason`. */
+export function finish(ctx: AgentContext, reason: string): AgentResult {
+  const { tally } = ctx;
+  return {
+    success: tally.done && tally.reward > 0,
+    reward: tally.reward,
+    actions: tally.actions,
+    skillCalls: tally.skillCalls,
+    invalidActions: tally.invalid,
+    plannedActions: tally.planned,
+    steps: tally.steps,
+    failures: tally.failures,
+    stop: reason,
+  };
+}
+
+/** Why the episode ended, when the environment ended it. */
+export function endedBecause(tally: Tally): string {
+  return tally.reward > 0
+    ? `The environment reports success (reward ${tally.reward})`
+    : "The environment ended the episode without reward";
+}

@@ -1,0 +1,132 @@
+/**
+ * One skill run inside the agent: the interpreter's events forwarded, the
+ * tally kept, an action over the budget never sent, `select_one` choices
+ * that avoid values already refuted, and loops that visit first what the
+ * facts link to the call.
+ *
+ * @module
+ */
+import type { Value } from "../../dsl/facts.ts";
+import { objectArgs, relatedTo } from "../_agent_util.ts";
+import type { AgentEvent } from "../agent_types.ts";
+import type { FactStore } from "../fact_store.ts";
+import { type RunEvent, type RunResult, runSkill } from "../interpreter.ts";
+import type { Program } from "../program.ts";
+import type { AgentContext } from "./context.ts";
+
+/** A run of one program within the agent. */
+export interface Execution {
+  result: RunResult;
+  events: RunEvent[];
+  /** Stopped by the action budget. */
+  budget: boolean;
+  /** Values a select_one chose among several candidates. */
+  contested: ReadonlySet<Value>;
+}
+
+/** Runs one program, forwarding its events; stops before an action over the budget. */
+export async function* execute(
+  ctx: AgentContext,
+  program: Program,
+  args: Record<string, Value>,
+  level: number,
+  avoid: ReadonlySet<string>,
+): AsyncGenerator<AgentEvent, Execution> {
+  const { options, facts, tally } = ctx;
+  const maxActions = ctx.limits.maxActions;
+  const events: RunEvent[] = [];
+  const contested = new Set<Value>();
+  let focus: string[] = [];
+  let before: FactStore | undefined;
+  const run = runSkill(program, args, {
+    env: options.env,
+    grounder: ctx.grounder,
+    facts,
+    library: options.library,
+    ...(options.budgets ? { budgets: options.budgets } : {}),
+    ...(options.actionModel ? { actionModel: options.actionModel, skipSatisfied: true } : {}),
+    ...(ctx.lookahead ? { lookahead: ctx.lookahead } : {}),
+    // select_one is an existential choice: take a candidate not ruled out by an
+    // earlier rejection, preferably one related to the objects just acted on, and
+    // remember which values were chosen among several.
+    choose: (candidates) => {
+      if (candidates.length < 2) return candidates[0];
+      const allowed = candidates.filter((c) => typeof c !== "string" || !avoid.has(c));
+      const pool = allowed.length > 0 ? allowed : candidates;
+      const pick = pool.find((c) => typeof c === "string" && relatedTo(facts, c, focus)) ??
+        pool[0];
+      contested.add(pick);
+      return pick;
+    },
+    // The order of a loop is free: visit first the elements the facts link
+    // to the call's arguments (a place known to be able to hold the item).
+    chooseNext: (_loop, items, from) => {
+      const linked = linkedValues(facts, args);
+      for (let i = from; i < items.length; i++) {
+        const v = items[i];
+        if (typeof v === "string" && linked.has(v)) return i;
+      }
+      return from;
+    },
+  });
+  while (true) {
+    const r = await run.next();
+    if (r.done) {
+      tally.steps += r.value.steps;
+      return { result: r.value, events, budget: false, contested };
+    }
+    const e = r.value;
+    if (e.type === "act") focus = objectArgs(e.action, program.vocab);
+    if (options.onTransition) {
+      // The interpreter yields an action before sending it: the facts now are the state before.
+      if (e.type === "act") before = facts.clone();
+      else if (e.type === "observe" && before) {
+        options.onTransition({
+          facts: before,
+          action: e.action,
+          ok: e.rejected === undefined,
+          ...(e.rejected === undefined ? { delta: e.delta } : {}),
+        });
+        before = undefined;
+      }
+    }
+    if (e.type === "act") {
+      if (tally.actions >= maxActions) {
+        tally.budget = `Action budget of ${maxActions} spent`;
+        const result: RunResult = {
+          outcome: "failure",
+          diagnosis: { node: e.node, message: `${tally.budget} before "${e.action}"` },
+          steps: events.filter((x) => x.type === "think" || x.type === "act").length,
+          actions: events.filter((x) => x.type === "observe").length,
+          episodeDone: false,
+          reward: tally.reward,
+        };
+        await run.return(result);
+        tally.steps += result.steps;
+        return { result, events, budget: true, contested };
+      }
+      tally.actions++;
+      if (e.lookahead) tally.planned++;
+    } else if (e.type === "observe") {
+      if (e.rejected !== undefined) tally.invalid++;
+      if (e.done) {
+        tally.done = true;
+        tally.reward = e.reward;
+      }
+    }
+    events.push(e);
+    yield { type: "run", level, event: e };
+  }
+}
+
+/** Values that share an atom with one of the call's string arguments. */
+function linkedValues(facts: FactStore, args: Record<string, Value>): Set<string> {
+  const values = new Set(Object.values(args).filter((v): v is string => typeof v === "string"));
+  const out = new Set<string>();
+  if (values.size === 0) return out;
+  for (const atom of facts.atoms()) {
+    if (!atom.args.some((a) => typeof a === "string" && values.has(a))) continue;
+    for (const a of atom.args) if (typeof a === "string" && !values.has(a)) out.add(a);
+  }
+  return out;
+}

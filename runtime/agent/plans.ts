@@ -1,0 +1,202 @@
+/**
+ * The agent's ways through a task: the task program of the goal's template
+ * (run in passes while a pass achieves something), a template's calls in
+ * turn, the goal's pending landmarks (the agenda), and the router's steps
+ * when no template fits.
+ *
+ * @module
+ */
+import type { AgentEvent } from "../agent_types.ts";
+import { formatCall } from "../format_agent_events.ts";
+import { pendingLandmarkCalls } from "../landmark_agenda.ts";
+import { callKey, type Plan, type SkillCall } from "../planner.ts";
+import { checkPostcondition } from "../postcondition.ts";
+import type { RouteStep } from "../router.ts";
+import { initialState, resume, step } from "../step.ts";
+import { withValueDomains } from "../value_domains.ts";
+import { achieve } from "./achieve.ts";
+import { type AgentContext, send, spent } from "./context.ts";
+
+/**
+ * Follows a plan: its task program, else its calls. @returns Why it
+ * stopped, when it did not end the episode.
+ */
+export async function* followPlan(
+  ctx: AgentContext,
+  plan: Plan,
+): AsyncGenerator<AgentEvent, string> {
+  return plan.program ? yield* runTaskProgram(ctx, plan) : yield* runCalls(ctx, plan);
+}
+
+/**
+ * The task program: think steps read the live facts (value types as
+ * domains); each call is achieved like a template step. A program that
+ * ends with the goal unmet runs again while its passes achieve something: a
+ * later goal's calls may undo an earlier one's (the order of an unordered
+ * loop is free), and the next pass redoes only what no longer holds.
+ */
+async function* runTaskProgram(ctx: AgentContext, plan: Plan): AsyncGenerator<AgentEvent, string> {
+  const { tally, options } = ctx;
+  const program = plan.program!;
+  let reason = "The plan is finished but the environment did not end the episode";
+  for (let pass = 1; !tally.done; pass++) {
+    const made = new Set<string>();
+    let state = initialState(program, {});
+    let finished = false;
+    let progressed = false;
+    while (!tally.done) {
+      const out = step(program, state, {
+        facts: withValueDomains(options.kit.vocabulary, ctx.facts).facts,
+        ...(options.budgets ? { budgets: options.budgets } : {}),
+      });
+      if (out.kind === "think") {
+        tally.steps++;
+        yield { type: "decide", node: out.node, text: out.text };
+        state = out.state;
+        continue;
+      }
+      if (out.kind === "end") {
+        if (out.outcome === "failure") {
+          reason = `The task program failed at "${out.node}": ${
+            out.diagnosis?.message ?? "no diagnosis"
+          }`;
+        } else finished = true;
+        break;
+      }
+      if (out.kind === "act") {
+        reason = `The task program sends a raw action "${out.action}"; only skill calls are run`;
+        break;
+      }
+      const call: SkillCall = { skill: out.skill, args: out.args };
+      // A call already made is a repeated subgoal: its postcondition cannot tell the two apart.
+      const skip = ctx.planner.skippable(call, made, ctx.facts);
+      made.add(callKey(call));
+      if (skip) yield skipped(call, skip.condition!);
+      else {
+        progressed = true;
+        const ok = yield* achieve(ctx, call, 0, [], "template");
+        if (!ok && !tally.done) {
+          reason = tally.budget ?? spent(ctx) ?? `${call.skill} could not be achieved`;
+          break;
+        }
+      }
+      const next = resume(program, out.state, { ok: true });
+      if (next.kind !== "continue") {
+        reason = next.diagnosis?.message ?? "The task program ended";
+        break;
+      }
+      state = next.state;
+    }
+    if (tally.done || !finished || !progressed || pass >= ctx.limits.maxPasses) break;
+    yield {
+      type: "decide",
+      node: program.skill.entry,
+      text: `pass ${
+        pass + 1
+      }: the program ended with the goal unmet; calls whose postcondition holds are skipped`,
+    };
+  }
+  return reason;
+}
+
+/** A template's calls in turn, skipping those whose postcondition holds. */
+async function* runCalls(ctx: AgentContext, plan: Plan): AsyncGenerator<AgentEvent, string> {
+  for (let i = 0; i < plan.calls.length && !ctx.tally.done; i++) {
+    const call = plan.calls[i];
+    const skip = ctx.planner.canSkip(plan, i, ctx.facts);
+    if (skip) {
+      yield skipped(call, skip.condition!);
+      continue;
+    }
+    const ok = yield* achieve(ctx, call, 0, [], "template");
+    if (!ok && !ctx.tally.done) {
+      return ctx.tally.budget ?? spent(ctx) ??
+        `Step ${i + 1} (${call.skill}) could not be achieved`;
+    }
+  }
+  return "The plan is finished but the environment did not end the episode";
+}
+
+/**
+ * What the goal still asks for, achieved with the skills that state it
+ * (see `landmark_agenda.ts`), while a pass achieves something.
+ * @returns Whether anything was achieved.
+ */
+export async function* agenda(ctx: AgentContext, why: string): AsyncGenerator<AgentEvent, boolean> {
+  const { tally, options } = ctx;
+  let achieved = false;
+  for (
+    let pass = 1;
+    pass <= ctx.limits.maxPasses && !tally.done && spent(ctx) === undefined;
+    pass++
+  ) {
+    const calls = pendingLandmarkCalls(options.kit.vocabulary, options.library, ctx.facts);
+    if (calls.length === 0) break;
+    yield {
+      type: "decide",
+      node: "agenda",
+      text: `${why}: achieving what the goal still asks for, ${
+        calls.map((c) => formatCall(c.skill, c.args)).join(", ")
+      }`,
+    };
+    let progressed = false;
+    for (const call of calls) {
+      if (tally.done || spent(ctx) !== undefined) break;
+      if (checkPostcondition(options.library.get(call.skill)!, call.args, ctx.facts).holds) {
+        continue;
+      }
+      if (yield* achieve(ctx, call, 0, [], "template")) progressed = true;
+    }
+    achieved ||= progressed;
+    if (!progressed) break;
+  }
+  return achieved;
+}
+
+/**
+ * The router's steps, while it chooses some and the budgets last: skill
+ * calls are achieved like template steps, raw actions sent as they are.
+ * @returns Whether it chose any step.
+ */
+export async function* route(ctx: AgentContext, why: string): AsyncGenerator<AgentEvent, boolean> {
+  const { options, tally } = ctx;
+  const history: RouteStep[] = [];
+  while (options.router && !tally.done && spent(ctx) === undefined) {
+    const choice = await options.router.next({
+      goal: ctx.reset.goal,
+      why,
+      facts: ctx.facts,
+      library: options.library,
+      history,
+    });
+    if (choice.kind === "stop") break;
+    let outcome: string;
+    if (choice.kind === "skill") {
+      let diagnosis = "no diagnosis";
+      const run = achieve(ctx, { skill: choice.skill, args: choice.args }, 0, [], "route");
+      let r = await run.next();
+      for (; !r.done; r = await run.next()) {
+        const e = r.value;
+        if (e.type === "run" && e.level === 0 && e.event.type === "end" && e.event.diagnosis) {
+          diagnosis = e.event.diagnosis.message;
+        }
+        yield e;
+      }
+      outcome = r.value ? "success" : `failure: ${diagnosis}`;
+    } else {
+      const sent = await send(ctx, choice.action, false);
+      outcome = sent.rejected !== undefined
+        ? `rejected: ${sent.rejected}`
+        : `observation: ${sent.observation}`;
+    }
+    const taken = { choice, outcome };
+    history.push(taken);
+    yield { type: "route", step: taken };
+  }
+  return history.length > 0;
+}
+
+/** The event of a template step skipped because its postcondition holds. */
+function skipped(call: SkillCall, condition: string): AgentEvent {
+  return { type: "skip", level: 0, skill: call.skill, args: call.args, condition };
+}

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { exprNodes } from "../dsl/expr/size.ts";
 import type { BinaryOp, Expr, Span } from "../dsl/expr/ast.ts";
 import type { AtomArg, Value } from "../dsl/facts.ts";
 
@@ -56,26 +57,9 @@ export function conjunction(parts: readonly Expr[]): Expr {
   return parts.slice(1).reduce((acc, p) => binNode("and", acc, p), parts[0]);
 }
 
-/** Number of AST nodes: the size measure of synthesized expressions. */
+/** Number of AST nodes, type domains not counted: how synthesis ranks candidates (see `exprNodes`). */
 export function exprSize(e: Expr): number {
-  switch (e.kind) {
-    case "num":
-    case "str":
-    case "bool":
-    case "var":
-      return 1;
-    case "list":
-      return 1 + sum(e.items.map(exprSize));
-    case "call":
-      return 1 + sum(e.args.map(exprSize));
-    case "not":
-    case "neg":
-      return 1 + exprSize(e.arg);
-    case "binary":
-      return 1 + exprSize(e.left) + exprSize(e.right);
-    case "quant":
-      return 1 + (e.domain.kind === "in" ? exprSize(e.domain.list) : 0) + exprSize(e.body);
-  }
+  return exprNodes(e, { typeDomain: 0 });
 }
 
 /** Number of string and number literals in an expression. */

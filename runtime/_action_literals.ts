@@ -20,6 +20,7 @@
  *
  * @module
  */
+import { exprNodes } from "../dsl/expr/size.ts";
 import type { BinaryOp, Expr, Span } from "../dsl/expr/ast.ts";
 import { printExpr } from "../dsl/expr/print.ts";
 import { freeVars } from "../dsl/expr/vars.ts";
@@ -129,7 +130,7 @@ class Collector {
       expr,
       text,
       kind,
-      size: size(expr),
+      size: exprNodes(expr, { typeDomain: 0 }),
       constants: constants(expr),
       aboutArgs: freeVars(expr).size > 0,
     });
@@ -288,22 +289,6 @@ function exists(name: string, type: string, body: Expr): Expr {
     body,
     span: NO_SPAN,
   };
-}
-
-function size(e: Expr): number {
-  switch (e.kind) {
-    case "call":
-      return 1 + e.args.reduce((s, a) => s + size(a), 0);
-    case "not":
-    case "neg":
-      return 1 + size(e.arg);
-    case "binary":
-      return 1 + size(e.left) + size(e.right);
-    case "quant":
-      return 1 + size(e.body);
-    default:
-      return 1;
-  }
 }
 
 function constants(e: Expr): number {

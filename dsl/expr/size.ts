@@ -6,6 +6,18 @@
  */
 import { childExprs, type Expr } from "./ast.ts";
 
+/** How {@linkcode exprNodes} counts. */
+export interface ExprSizeOptions {
+  /**
+   * What a quantifier's type domain (`x: Item`) counts: 1 as a node of its
+   * own (the MDL size of a program), or 0 where candidates are ranked
+   * (synthesized bindings, learned action preconditions), which induction
+   * and the action model were tuned with: counting it there changes which
+   * TextCraft programs win. @default 1
+   */
+  typeDomain?: 0 | 1;
+}
+
 /**
  * Number of AST nodes of an expression.
  *
@@ -17,8 +29,7 @@ import { childExprs, type Expr } from "./ast.ts";
  * if (e.ok) console.log(exprNodes(e.value)); // 4
  * ```
  */
-export function exprNodes(e: Expr): number {
-  // A quantifier's type domain is a node of its own.
-  const domain = e.kind === "quant" && e.domain.kind === "type" ? 1 : 0;
-  return childExprs(e).reduce((n, x) => n + exprNodes(x), 1 + domain);
+export function exprNodes(e: Expr, options: ExprSizeOptions = {}): number {
+  const domain = e.kind === "quant" && e.domain.kind === "type" ? options.typeDomain ?? 1 : 0;
+  return childExprs(e).reduce((n, x) => n + exprNodes(x, options), 1 + domain);
 }

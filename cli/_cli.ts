@@ -5,7 +5,7 @@
  * @module
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { InputFileError } from "../runtime/json_file.ts";
+import { InputFileError } from "../io/json_file.ts";
 
 /** A problem with how a command was called, or with its input files. */
 export class UsageError extends Error {

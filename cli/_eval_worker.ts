@@ -7,10 +7,10 @@
  */
 /// <reference lib="deno.worker" />
 import { loadEnvironmentKit } from "../environments/registry.ts";
-import { ActionModel } from "../runtime/action_model.ts";
-import { evaluate } from "../runtime/evaluate.ts";
-import { compileSkills } from "../runtime/library.ts";
-import type { EvaluateOptions } from "../runtime/evaluate.ts";
+import { ActionModel } from "../runtime/learn/action_model.ts";
+import { evaluate } from "../runtime/eval/evaluate.ts";
+import { compileSkills } from "../runtime/store/library.ts";
+import type { EvaluateOptions } from "../runtime/eval/evaluate.ts";
 import type { PoolMessage, WorkerJob, WorkerMessage } from "./_eval_pool.ts";
 import { variantRunner } from "./_variants.ts";
 

@@ -1,6 +1,6 @@
 /**
  * What the commands need of an environment, read off its kit (see
- * `runtime/task_lists.ts`): the tasks of a split, the check of an explicit
+ * `runtime/eval/task_lists.ts`): the tasks of a split, the check of an explicit
  * task, the demonstrations of `--traces builtin`, and loading the kit that
  * `--env` names. Errors become usage errors.
  *
@@ -10,14 +10,14 @@ import type { Trace } from "../dsl/trace.ts";
 import { loadEnvironmentKit } from "../environments/registry.ts";
 import { localKit, parseRemoteName, REMOTE_PREFIX, remoteKit } from "../environments/remote/kit.ts";
 import { readVocabularyFile, vocabularyKit } from "../environments/remote/vocabulary_kit.ts";
-import { InputFileError } from "../runtime/json_file.ts";
+import { InputFileError } from "../io/json_file.ts";
 import type { EnvironmentKit, TaskSpec } from "../runtime/environment.ts";
-import { generateExpertTraces } from "../runtime/expert_traces.ts";
-import { demonstrationTasksOf, taskListOf, taskSpecCheckOf } from "../runtime/task_lists.ts";
-import type { TaskSpecCheck } from "../runtime/task_specs.ts";
+import { generateExpertTraces } from "../runtime/eval/expert_traces.ts";
+import { demonstrationTasksOf, taskListOf, taskSpecCheckOf } from "../runtime/eval/task_lists.ts";
+import type { TaskSpecCheck } from "../runtime/eval/task_specs.ts";
 import { UsageError } from "./_cli.ts";
 
-export { spreadTasks as spread } from "../runtime/task_lists.ts";
+export { spreadTasks as spread } from "../runtime/eval/task_lists.ts";
 
 /** The shared benchmark data folder, `../shared/data` next to the project. */
 export const SHARED_DATA: string = decodeURIComponent(

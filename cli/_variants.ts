@@ -13,23 +13,23 @@
 import type { Skill } from "../dsl/graph/schema.ts";
 import type { Trace } from "../dsl/trace.ts";
 import { compileTraces } from "../compiler/compile.ts";
-import type { ActionModel } from "../runtime/action_model.ts";
-import { episodeBudgets } from "../runtime/task_lists.ts";
+import type { ActionModel } from "../runtime/learn/action_model.ts";
+import { episodeBudgets } from "../runtime/eval/task_lists.ts";
 import { type EnvironmentKit, type TaskSpec, withEnvOptions } from "../runtime/environment.ts";
-import type { KnowledgeSource } from "../runtime/knowledge.ts";
+import type { KnowledgeSource } from "../runtime/plan/knowledge.ts";
 import {
   type EpisodeRunner,
   type EvalReport,
   evaluate,
   type Evaluation,
   taskLabel,
-} from "../runtime/evaluate.ts";
+} from "../runtime/eval/evaluate.ts";
 import { evaluateInWorkers } from "./_eval_pool.ts";
-import { agentRunner, type EpisodeModel, expertRunner } from "../runtime/eval_runners.ts";
-import { Honer } from "../runtime/hone.ts";
-import { HoningSession } from "../runtime/honing_session.ts";
-import type { SkillLibrary } from "../runtime/library.ts";
-import type { TaskTemplate } from "../runtime/task_template.ts";
+import { agentRunner, type EpisodeModel, expertRunner } from "../runtime/eval/eval_runners.ts";
+import { Honer } from "../runtime/hone/hone.ts";
+import { HoningSession } from "../runtime/hone/honing_session.ts";
+import type { SkillLibrary } from "../runtime/store/library.ts";
+import type { TaskTemplate } from "../runtime/plan/task_template.ts";
 import { ProgressBar } from "./_progress.ts";
 
 /** The variants, in table order. */
@@ -114,7 +114,7 @@ export interface RunVariantOptions {
   workerEnv?: string;
   /**
    * Consult the kit's background knowledge (created with `envOptions`)
-   * when the facts offer no way (see `runtime/knowledge.ts`).
+   * when the facts offer no way (see `runtime/plan/knowledge.ts`).
    */
   knowledge?: boolean;
   /**

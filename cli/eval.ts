@@ -8,11 +8,11 @@
 import { readTraces } from "../compiler/trace_io.ts";
 import { localKit, REMOTE_PREFIX } from "../environments/remote/kit.ts";
 import type { TaskSpec } from "../runtime/environment.ts";
-import type { EvalReport, Evaluation } from "../runtime/evaluate.ts";
-import type { HoningSession } from "../runtime/honing_session.ts";
-import type { LibraryStore } from "../runtime/library_store.ts";
+import type { EvalReport, Evaluation } from "../runtime/eval/evaluate.ts";
+import type { HoningSession } from "../runtime/hone/honing_session.ts";
+import type { LibraryStore } from "../runtime/store/library_store.ts";
 import { openLibrary } from "../compiler/open_library.ts";
-import { checkTaskResets, readTaskSpecs } from "../runtime/task_specs.ts";
+import { checkTaskResets, readTaskSpecs } from "../runtime/eval/task_specs.ts";
 import { intFlag, MAX_COUNT, parseFlags, runMain, UsageError } from "./_cli.ts";
 import {
   groundedForInduction,

@@ -7,7 +7,7 @@
  * @module
  */
 import { generatePackageOf } from "../compiler/write_library.ts";
-import { openLibraryStore } from "../runtime/open_store.ts";
+import { openLibraryStore } from "../runtime/store/open_store.ts";
 import { parseFlags, runMain, UsageError } from "./_cli.ts";
 import { envHelp, kitFromFlag } from "./_tasks.ts";
 

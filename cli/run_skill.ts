@@ -6,19 +6,19 @@
  * @module
  */
 import { FactStore } from "../runtime/fact_store.ts";
-import { collectRun, runSkill } from "../runtime/interpreter.ts";
-import { loadSkillFile, SkillLibrary } from "../runtime/library.ts";
-import { runAgent } from "../runtime/agent.ts";
+import { collectRun, runSkill } from "../runtime/exec/interpreter.ts";
+import { loadSkillFile, SkillLibrary } from "../runtime/store/library.ts";
+import { runAgent } from "../runtime/agent/mod.ts";
 import { openLibrary } from "../compiler/open_library.ts";
-import { openLibraryStore } from "../runtime/open_store.ts";
-import { formatAgentEvent, formatAgentResult } from "../runtime/format_agent_events.ts";
+import { openLibraryStore } from "../runtime/store/open_store.ts";
+import { formatAgentEvent, formatAgentResult } from "../runtime/agent/format_agent_events.ts";
 import { type EnvironmentKit, withEnvOptions } from "../runtime/environment.ts";
-import { formatEvent } from "../runtime/format_events.ts";
+import { formatEvent } from "../runtime/exec/format_events.ts";
 import type { TaskSpec } from "../runtime/environment.ts";
 import type { Value } from "../dsl/facts.ts";
-import { parseJsonText } from "../runtime/json_file.ts";
+import { parseJsonText } from "../io/json_file.ts";
 import { intFlag, MAX_COUNT, parseFlags, runMain, UsageError } from "./_cli.ts";
-import { episodeBudgets } from "../runtime/task_lists.ts";
+import { episodeBudgets } from "../runtime/eval/task_lists.ts";
 import { envHelp, kitFromFlag, parseEnvOptions, taskList, taskSpecCheck } from "./_tasks.ts";
 import {
   describeLlmUse,
@@ -29,8 +29,8 @@ import {
   requireGrounding,
 } from "./_llm.ts";
 import { defaultRuntimeRoles, episodeModels, RUNTIME_ROLES } from "../llm/episode.ts";
-import type { EpisodeModel } from "../runtime/eval_runners.ts";
-import type { KnowledgeSource } from "../runtime/knowledge.ts";
+import type { EpisodeModel } from "../runtime/eval/eval_runners.ts";
+import type { KnowledgeSource } from "../runtime/plan/knowledge.ts";
 import { kitKnowledge } from "./_variants.ts";
 
 const HELP = `Usage: deno task run-skill --env <env> --skill <file> [options]

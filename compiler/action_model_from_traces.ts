@@ -7,7 +7,7 @@
  */
 import type { Trace } from "../dsl/trace.ts";
 import type { EnvironmentKit } from "../runtime/environment.ts";
-import { ActionModel, type Transition } from "../runtime/action_model.ts";
+import { ActionModel, type Transition } from "../runtime/learn/action_model.ts";
 import { groundTrace } from "./ground.ts";
 
 /**

@@ -8,10 +8,10 @@
  */
 import type { Skill } from "../dsl/graph/schema.ts";
 import type { Trace } from "../dsl/trace.ts";
-import type { ActionModel } from "../runtime/action_model.ts";
+import type { ActionModel } from "../runtime/learn/action_model.ts";
 import type { EnvironmentKit } from "../runtime/environment.ts";
-import { compileSkills, type SkillLibrary } from "../runtime/library.ts";
-import type { TaskTemplate } from "../runtime/task_template.ts";
+import { compileSkills, type SkillLibrary } from "../runtime/store/library.ts";
+import type { TaskTemplate } from "../runtime/plan/task_template.ts";
 import { learnActionModelFromTraces } from "./action_model_from_traces.ts";
 import { type InduceOptions, induceSkills, type Induction, segmentGroups } from "./induce.ts";
 import { learnTemplates } from "./templates.ts";

@@ -11,8 +11,8 @@
  * @module
  */
 import type { FactView, Value } from "../dsl/facts.ts";
-import type { Program } from "../runtime/program.ts";
-import { type Budgets, initialState, resume, type RunState, step } from "../runtime/step.ts";
+import type { Program } from "../runtime/exec/program.ts";
+import { type Budgets, initialState, resume, type RunState, step } from "../runtime/exec/step.ts";
 
 /** A recorded segment as the replay sees it. */
 export interface ReplaySegment {

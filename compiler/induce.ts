@@ -19,7 +19,7 @@ import type { Trace } from "../dsl/trace.ts";
 import { nodeExpressions, type Skill } from "../dsl/graph/schema.ts";
 import { assertVocabulary, type Vocabulary } from "../dsl/vocabulary.ts";
 import type { EnvironmentKit } from "../runtime/environment.ts";
-import { compileSkill, formatIssues, type Program } from "../runtime/program.ts";
+import { compileSkill, formatIssues, type Program } from "../runtime/exec/program.ts";
 import { type GroundedTrace, groundTrace, shareStates } from "./ground.ts";
 import { groupSegments, type Segment, type SegmentGroup, segmentTraces } from "./segment.ts";
 import { type Instance, instanceOf, replaySegmentOf } from "./instances.ts";

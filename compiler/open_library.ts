@@ -10,14 +10,14 @@
  * @module
  */
 import type { Vocabulary } from "../dsl/vocabulary.ts";
-import type { ActionModel } from "../runtime/action_model.ts";
-import { Honer } from "../runtime/hone.ts";
-import { HoningSession } from "../runtime/honing_session.ts";
-import type { SkillLibrary } from "../runtime/library.ts";
-import type { LibraryStore } from "../runtime/library_store.ts";
-import { kvLocation } from "../runtime/kv_store.ts";
-import { openLibraryStore } from "../runtime/open_store.ts";
-import type { TaskTemplate } from "../runtime/task_template.ts";
+import type { ActionModel } from "../runtime/learn/action_model.ts";
+import { Honer } from "../runtime/hone/hone.ts";
+import { HoningSession } from "../runtime/hone/honing_session.ts";
+import type { SkillLibrary } from "../runtime/store/library.ts";
+import type { LibraryStore } from "../runtime/store/library_store.ts";
+import { kvLocation } from "../runtime/store/kv_store.ts";
+import { openLibraryStore } from "../runtime/store/open_store.ts";
+import type { TaskTemplate } from "../runtime/plan/task_template.ts";
 import { refreshPackage } from "./write_library.ts";
 
 /** Options of {@linkcode openLibrary}. */

@@ -15,7 +15,7 @@
  * @module
  */
 import { type Skill, SkillSchema } from "../dsl/graph/schema.ts";
-import { writeTextFileAtomic } from "../runtime/json_file.ts";
+import { writeTextFileAtomic } from "../io/json_file.ts";
 import { PACKAGE_TYPES_TS } from "./_package_types.ts";
 
 /** Options of {@linkcode generatePackage}. */

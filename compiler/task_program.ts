@@ -11,7 +11,7 @@
  * A call's arguments are expressions over the state when the call is made
  * (not the initial state), so an argument may name an object an earlier
  * call produced. Value types (`ItemType`) are quantifiable at this level
- * (see `runtime/value_domains.ts`): a goal stated with values is read with
+ * (see `runtime/exec/value_domains.ts`): a goal stated with values is read with
  * `select_all(t: ItemType, goal_item(t))`.
  *
  * @module
@@ -20,7 +20,7 @@ import { renderAction } from "../dsl/action.ts";
 import type { ActionDecl, Vocabulary } from "../dsl/vocabulary.ts";
 import type { Skill } from "../dsl/graph/schema.ts";
 import type { FactStore } from "../runtime/fact_store.ts";
-import { valueDomainVocabulary, withValueDomains } from "../runtime/value_domains.ts";
+import { valueDomainVocabulary, withValueDomains } from "../runtime/exec/value_domains.ts";
 import type { GroundedStep, GroundedTrace } from "./ground.ts";
 import type { Segment, SegmentGroup } from "./segment.ts";
 import { type InducedSkill, induceGroup, type InduceOptions } from "./induce.ts";

@@ -9,7 +9,7 @@
  * as alternatives. Arguments are synthesized with
  * {@linkcode synthesizeBinding} over all demonstrations of a sequence
  * (examples: the initial facts, with value types quantifiable, see
- * `runtime/value_domains.ts`; target: the segment's parameter value), and
+ * `runtime/exec/value_domains.ts`; target: the segment's parameter value), and
  * only a binding that yields the demonstrated value in every example is
  * kept.
  *
@@ -19,8 +19,8 @@ import type { Trace } from "../dsl/trace.ts";
 import type { FactView } from "../dsl/facts.ts";
 import { isObjectType, type Vocabulary } from "../dsl/vocabulary.ts";
 import type { EnvironmentKit } from "../runtime/environment.ts";
-import type { TaskTemplate, TemplateArg, TemplateStep } from "../runtime/task_template.ts";
-import { valueDomainVocabulary, withValueDomains } from "../runtime/value_domains.ts";
+import type { TaskTemplate, TemplateArg, TemplateStep } from "../runtime/plan/task_template.ts";
+import { valueDomainVocabulary, withValueDomains } from "../runtime/exec/value_domains.ts";
 import type { GroundedTrace } from "./ground.ts";
 import { type SegmentGroups, segmentGroups } from "./induce.ts";
 import { induceTaskProgram } from "./task_program.ts";

@@ -8,12 +8,7 @@
  */
 import { type Trace, TraceSchema } from "../dsl/trace.ts";
 import type { EnvironmentKit } from "../runtime/environment.ts";
-import {
-  InputFileError,
-  lineColumn,
-  parseJsonText,
-  writeTextFileAtomic,
-} from "../runtime/json_file.ts";
+import { InputFileError, lineColumn, parseJsonText, writeTextFileAtomic } from "../io/json_file.ts";
 import { describeIssue, fieldPath, shown, valueAt } from "./_issues.ts";
 
 /** How many problems one error message lists. */

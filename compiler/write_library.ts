@@ -1,18 +1,22 @@
 /**
  * The output stage of induction: a versioned library (a directory, see
- * `runtime/directory_store.ts`, or a Deno KV database, see
- * `runtime/kv_store.ts`) plus, for a directory, a generated Deno/JSR
+ * `runtime/store/directory_store.ts`, or a Deno KV database, see
+ * `runtime/store/kv_store.ts`) plus, for a directory, a generated Deno/JSR
  * package of the same skills in its `package/` folder.
  *
  * @module
  */
 import type { Skill } from "../dsl/graph/schema.ts";
 import type { Vocabulary } from "../dsl/vocabulary.ts";
-import type { LibraryStore } from "../runtime/library_store.ts";
-import { kvLocation } from "../runtime/kv_store.ts";
-import { createLibraryStore, libraryStoreExists, openLibraryStore } from "../runtime/open_store.ts";
-import type { TaskTemplate } from "../runtime/task_template.ts";
-import type { ActionModel } from "../runtime/action_model.ts";
+import type { LibraryStore } from "../runtime/store/library_store.ts";
+import { kvLocation } from "../runtime/store/kv_store.ts";
+import {
+  createLibraryStore,
+  libraryStoreExists,
+  openLibraryStore,
+} from "../runtime/store/open_store.ts";
+import type { TaskTemplate } from "../runtime/plan/task_template.ts";
+import type { ActionModel } from "../runtime/learn/action_model.ts";
 import { generatePackage } from "./package.ts";
 
 /** Options of {@linkcode writeLibrary}. */

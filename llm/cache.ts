@@ -7,7 +7,7 @@
  * @module
  */
 import { z } from "zod";
-import { InputFileError, parseJsonLine, writeTextFileAtomic } from "../runtime/json_file.ts";
+import { InputFileError, parseJsonLine, writeTextFileAtomic } from "../io/json_file.ts";
 
 /** One message of a chat request. */
 export interface ChatMessage {

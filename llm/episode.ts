@@ -9,8 +9,8 @@
  *
  * @module
  */
-import type { AgentKit } from "../runtime/agent_types.ts";
-import type { EpisodeModel } from "../runtime/eval_runners.ts";
+import type { AgentKit } from "../runtime/agent/agent_types.ts";
+import type { EpisodeModel } from "../runtime/eval/eval_runners.ts";
 import type { LlmClient } from "./client.ts";
 import { LlmGrounder } from "./grounder.ts";
 import { LlmRouter } from "./planner.ts";

@@ -13,14 +13,14 @@ import { z } from "zod";
 import { matchAction } from "../dsl/action.ts";
 import { formatAtom, type Value, ValueSchema } from "../dsl/facts.ts";
 import type { Vocabulary } from "../dsl/vocabulary.ts";
-import { checkArgs } from "../runtime/args.ts";
-import type { SkillLibrary } from "../runtime/library.ts";
+import { checkArgs } from "../runtime/exec/args.ts";
+import type { SkillLibrary } from "../runtime/store/library.ts";
 import {
   formatRouteChoice,
   type RouteChoice,
   type Router,
   type RouteView,
-} from "../runtime/router.ts";
+} from "../runtime/plan/router.ts";
 import type { ChatMessage } from "./cache.ts";
 import { describeVocabulary } from "./_vocabulary_text.ts";
 import type { LlmClient } from "./client.ts";

@@ -6,7 +6,7 @@
  */
 export * from "./environment.ts";
 export { FactStore } from "./fact_store.ts";
-export { compileSkill, formatIssues, type Program, type SkillSignature } from "./program.ts";
+export { compileSkill, formatIssues, type Program, type SkillSignature } from "./exec/program.ts";
 export {
   type Budgets,
   DEFAULT_BUDGETS,
@@ -19,7 +19,7 @@ export {
   step,
   type StepContext,
   type StepOutcome,
-} from "./step.ts";
+} from "./exec/step.ts";
 export {
   collectRun,
   type RunContext,
@@ -27,8 +27,8 @@ export {
   type RunResult,
   runSkill,
   type SkillResolver,
-} from "./interpreter.ts";
-export { checkArgs } from "./args.ts";
+} from "./exec/interpreter.ts";
+export { checkArgs } from "./exec/args.ts";
 export {
   compileSkills,
   type LibraryIndex,
@@ -39,7 +39,7 @@ export {
   loadSkillFile,
   readLibraryIndex,
   SkillLibrary,
-} from "./library.ts";
+} from "./store/library.ts";
 export {
   type Change,
   CHANGE_KINDS,
@@ -52,10 +52,10 @@ export {
   StoreConflictError,
   type StoreOptions,
   VersionedStore,
-} from "./library_store.ts";
-export { DirectoryStore } from "./directory_store.ts";
-export { KvStore } from "./kv_store.ts";
-export { createLibraryStore, libraryStoreExists, openLibraryStore } from "./open_store.ts";
+} from "./store/library_store.ts";
+export { DirectoryStore } from "./store/directory_store.ts";
+export { KvStore } from "./store/kv_store.ts";
+export { createLibraryStore, libraryStoreExists, openLibraryStore } from "./store/open_store.ts";
 export {
   applySkillEdit,
   type EditResult,
@@ -63,21 +63,21 @@ export {
   replayEdits,
   type SkillEdit,
   SkillEditSchema,
-} from "./skill_edit.ts";
+} from "./hone/skill_edit.ts";
 export {
   type ExpertTraceOptions,
   generateExpertTraces,
   playExpert,
   type PlayExpertOptions,
-} from "./expert_traces.ts";
-export { formatEvent } from "./format_events.ts";
+} from "./eval/expert_traces.ts";
+export { formatEvent } from "./exec/format_events.ts";
 export {
   InputFileError,
   lineColumn,
   parseJsonText,
   readJsonFile,
   writeTextFileAtomic,
-} from "./json_file.ts";
+} from "../io/json_file.ts";
 export {
   ACTION_MODEL_FORMAT,
   type ActionCheckResult,
@@ -89,7 +89,7 @@ export {
   type ActionRule,
   learnActionModel,
   type Transition,
-} from "./action_model.ts";
+} from "./learn/action_model.ts";
 export {
   recoverAction,
   type RecoveryAdvisor,
@@ -98,8 +98,8 @@ export {
   type RecoveryResult,
   type RecoveryStep,
   type RejectedAction,
-} from "./reflect.ts";
-export { type HoneFailure, type HoneOptions, type HoneOutcome, Honer } from "./hone.ts";
+} from "./hone/reflect.ts";
+export { type HoneFailure, type HoneOptions, type HoneOutcome, Honer } from "./hone/hone.ts";
 export {
   type AgentEvent,
   type AgentFailure,
@@ -109,8 +109,14 @@ export {
   type RecoveryOutcome,
   runAgent,
   type SkillFailure,
-} from "./agent.ts";
-export { callKey, type Plan, Planner, type PlannerOptions, type SkillCall } from "./planner.ts";
+} from "./agent/mod.ts";
+export {
+  callKey,
+  type Plan,
+  Planner,
+  type PlannerOptions,
+  type SkillCall,
+} from "./plan/planner.ts";
 export {
   dryRunActs,
   type FailureView,
@@ -118,9 +124,9 @@ export {
   regressionCandidates,
   type RegressionOptions,
   type Subgoal,
-} from "./regression.ts";
-export { checkPostcondition, type PostconditionCheck } from "./postcondition.ts";
-export { tolerateRejection } from "./tolerate.ts";
+} from "./plan/regression.ts";
+export { checkPostcondition, type PostconditionCheck } from "./exec/postcondition.ts";
+export { tolerateRejection } from "./exec/tolerate.ts";
 export {
   type TaskTemplate,
   TaskTemplateSchema,
@@ -128,11 +134,15 @@ export {
   type TemplateSequence,
   templateSequences,
   type TemplateStep,
-} from "./task_template.ts";
-export { type ValueDomains, valueDomainVocabulary, withValueDomains } from "./value_domains.ts";
-export { formatAgentEvent, formatAgentResult, formatCall } from "./format_agent_events.ts";
-export { loadTemplates } from "./library.ts";
-export { type CommitOptions } from "./library_store.ts";
+} from "./plan/task_template.ts";
+export {
+  type ValueDomains,
+  valueDomainVocabulary,
+  withValueDomains,
+} from "./exec/value_domains.ts";
+export { formatAgentEvent, formatAgentResult, formatCall } from "./agent/format_agent_events.ts";
+export { loadTemplates } from "./store/library.ts";
+export { type CommitOptions } from "./store/library_store.ts";
 export {
   type EpisodeOutcome,
   type EpisodeRecord,
@@ -144,28 +154,28 @@ export {
   summarize,
   taskLabel,
   type TypeMetrics,
-} from "./evaluate.ts";
+} from "./eval/evaluate.ts";
 export {
   agentRunner,
   type AgentRunnerOptions,
   type EpisodeModel,
   expertRunner,
-} from "./eval_runners.ts";
-export type { KnowledgeAnswer, KnowledgeQuestion, KnowledgeSource } from "./knowledge.ts";
+} from "./eval/eval_runners.ts";
+export type { KnowledgeAnswer, KnowledgeQuestion, KnowledgeSource } from "./plan/knowledge.ts";
 export {
   formatRouteChoice,
   type RouteChoice,
   type Router,
   type RouteStep,
   type RouteView,
-} from "./router.ts";
+} from "./plan/router.ts";
 export {
   checkTaskResets,
   parseTaskSpecs,
   readTaskSpecs,
   type TaskFile,
   type TaskSpecCheck,
-} from "./task_specs.ts";
+} from "./eval/task_specs.ts";
 export {
   DEFAULT_MAX_ACTIONS,
   demonstrationTasksOf,
@@ -174,6 +184,6 @@ export {
   spreadTasks,
   taskListOf,
   taskSpecCheckOf,
-} from "./task_lists.ts";
-export { HoningSession } from "./honing_session.ts";
-export { loadActionModel, saveActionModel } from "./library.ts";
+} from "./eval/task_lists.ts";
+export { HoningSession } from "./hone/honing_session.ts";
+export { loadActionModel, saveActionModel } from "./store/library.ts";

@@ -2,8 +2,8 @@ import { dataTest, dataUrl } from "./_data.ts";
 import assert from "node:assert/strict";
 import { TextCraft, textcraftKit, textcraftTasks } from "../environments/textcraft/mod.ts";
 import { FactStore } from "../runtime/fact_store.ts";
-import { collectRun, runSkill } from "../runtime/interpreter.ts";
-import { loadSkillFile } from "../runtime/library.ts";
+import { collectRun, runSkill } from "../runtime/exec/interpreter.ts";
+import { loadSkillFile } from "../runtime/store/library.ts";
 
 const FULL_RECIPES = dataUrl("textcraft/recipes/");
 const example = new URL("../examples/textcraft/craft_from_gettable.json", import.meta.url).pathname;

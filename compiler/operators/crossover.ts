@@ -17,7 +17,7 @@ import { printExpr } from "../../dsl/expr/print.ts";
 import { freeVars, renameVars } from "../../dsl/expr/vars.ts";
 import type { Edge, Node, PrimitiveNode, Skill } from "../../dsl/graph/schema.ts";
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
-import { compileSkill } from "../../runtime/program.ts";
+import { compileSkill } from "../../runtime/exec/program.ts";
 import { replaySegment } from "../consistency.ts";
 import { instanceOf, replaySegmentOf } from "../instances.ts";
 import type { SegmentGroup } from "../segment.ts";

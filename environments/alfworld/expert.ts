@@ -9,7 +9,7 @@
  */
 import type { Environment, Expert, TaskSpec } from "../../runtime/environment.ts";
 import type { Trace } from "../../dsl/trace.ts";
-import { playExpert } from "../../runtime/expert_traces.ts";
+import { playExpert } from "../../runtime/eval/expert_traces.ts";
 import { type Command, formatCommand } from "./commands.ts";
 import { precondition } from "./dynamics.ts";
 import { AlfworldEnv } from "./env.ts";

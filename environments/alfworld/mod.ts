@@ -16,7 +16,7 @@
  * @module
  */
 import type { EnvironmentKit, TaskListRequest, TaskSpec } from "../../runtime/environment.ts";
-import { rejectSelectors, spreadTasks } from "../../runtime/task_lists.ts";
+import { rejectSelectors, spreadTasks } from "../../runtime/eval/task_lists.ts";
 import { replayTraces } from "./replay.ts";
 import { parseSceneSpec } from "./scene_spec.ts";
 import { AlfworldEnv, type AlfworldEnvOptions } from "./env.ts";

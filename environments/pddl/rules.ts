@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { ACTION_MODEL_FORMAT, type ActionModelData } from "../../runtime/action_model.ts";
+import { ACTION_MODEL_FORMAT, type ActionModelData } from "../../runtime/learn/action_model.ts";
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
 import type { PddlAtom, PddlDomain } from "./parse.ts";
 import { identifier } from "./vocabulary.ts";

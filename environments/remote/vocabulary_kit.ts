@@ -13,7 +13,7 @@ import type {
   TaskListRequest,
   TaskSpec,
 } from "../../runtime/environment.ts";
-import { InputFileError, readJsonFile } from "../../runtime/json_file.ts";
+import { InputFileError, readJsonFile } from "../../io/json_file.ts";
 
 const vocabularyOnly = new WeakSet<EnvironmentKit>();
 

@@ -6,7 +6,7 @@
  */
 import type { Environment, Expert, TaskSpec } from "../../runtime/environment.ts";
 import type { Trace } from "../../dsl/trace.ts";
-import { playExpert } from "../../runtime/expert_traces.ts";
+import { playExpert } from "../../runtime/eval/expert_traces.ts";
 import type { CraftingRecipe, Ingredient, RecipeBook } from "./recipe_book.ts";
 import { idToName } from "./names.ts";
 import { TextCraft } from "./simulator.ts";

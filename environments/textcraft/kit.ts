@@ -14,7 +14,7 @@ import { TextCraftGrounder } from "./grounder.ts";
 import { TextCraftExpert } from "./expert.ts";
 import { textcraftVocabulary } from "./vocabulary.ts";
 import { TextCraftSpecSchema, textcraftTasks } from "./tasks.ts";
-import { rejectSelectors } from "../../runtime/task_lists.ts";
+import { rejectSelectors } from "../../runtime/eval/task_lists.ts";
 import { importTextCraftTranscripts } from "./transcript.ts";
 
 const TasksOptionsSchema = z.object({

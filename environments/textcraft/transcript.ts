@@ -24,7 +24,7 @@
  * @module
  */
 import type { Trace, TraceStep } from "../../dsl/trace.ts";
-import { InputFileError, parseJsonText } from "../../runtime/json_file.ts";
+import { InputFileError, parseJsonText } from "../../io/json_file.ts";
 import { idToName } from "./names.ts";
 
 const ACTION = /^>\s?(.*)$/;

@@ -18,23 +18,23 @@ import {
   rejectedNodeFor,
   rejectedObjects,
   undone,
-} from "../_agent_util.ts";
-import { ActionModel } from "../action_model.ts";
-import type { AgentEvent } from "../agent_types.ts";
+} from "./_agent_util.ts";
+import { ActionModel } from "../learn/action_model.ts";
+import type { AgentEvent } from "./agent_types.ts";
 import type { FactStore } from "../fact_store.ts";
-import { lookaheadTo } from "../lookahead.ts";
-import { callKey, type SkillCall } from "../planner.ts";
-import { checkPostcondition, postconditionAtoms } from "../postcondition.ts";
-import { findPrimitivePlan } from "../primitive_fallback.ts";
-import type { Program } from "../program.ts";
+import { lookaheadTo } from "../learn/lookahead.ts";
+import { callKey, type SkillCall } from "../plan/planner.ts";
+import { checkPostcondition, postconditionAtoms } from "../exec/postcondition.ts";
+import { findPrimitivePlan } from "../exec/primitive_fallback.ts";
+import type { Program } from "../exec/program.ts";
 import {
   firstAction,
   firstStep,
   postconditionStatesQuantity as statesQuantity,
   sameActionOnObjects,
   type Subgoal,
-} from "../regression.ts";
-import { tolerateRejection } from "../tolerate.ts";
+} from "../plan/regression.ts";
+import { tolerateRejection } from "../exec/tolerate.ts";
 import { type AgentContext, send, spent } from "./context.ts";
 import { type AttemptState, decide, type FailureView, type Repair } from "./decide.ts";
 import { execute, type Execution } from "./execute.ts";

@@ -6,12 +6,12 @@
  * @module
  */
 import { assertVocabulary } from "../../dsl/vocabulary.ts";
-import { ActionModel } from "../action_model.ts";
-import type { AgentFailure, AgentOptions, AgentResult } from "../agent_types.ts";
+import { ActionModel } from "../learn/action_model.ts";
+import type { AgentFailure, AgentOptions, AgentResult } from "./agent_types.ts";
 import type { OnlineGrounder, ResetResult } from "../environment.ts";
 import { FactStore } from "../fact_store.ts";
-import { lookaheadPlan } from "../lookahead.ts";
-import { Planner } from "../planner.ts";
+import { lookaheadPlan } from "../learn/lookahead.ts";
+import { Planner } from "../plan/planner.ts";
 
 /** What the episode has spent and how it stands. */
 export interface Tally {

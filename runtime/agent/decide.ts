@@ -24,7 +24,7 @@
  *
  * @module
  */
-import type { SkillCall } from "../planner.ts";
+import type { SkillCall } from "../plan/planner.ts";
 
 /** A repair, in the order they are tried. */
 export type Repair =

@@ -7,11 +7,11 @@
  * @module
  */
 import type { Value } from "../../dsl/facts.ts";
-import { objectArgs, relatedTo } from "../_agent_util.ts";
-import type { AgentEvent } from "../agent_types.ts";
+import { objectArgs, relatedTo } from "./_agent_util.ts";
+import type { AgentEvent } from "./agent_types.ts";
 import type { FactStore } from "../fact_store.ts";
-import { type RunEvent, type RunResult, runSkill } from "../interpreter.ts";
-import type { Program } from "../program.ts";
+import { type RunEvent, type RunResult, runSkill } from "../exec/interpreter.ts";
+import type { Program } from "../exec/program.ts";
 import type { AgentContext } from "./context.ts";
 
 /** A run of one program within the agent. */

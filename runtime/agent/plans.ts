@@ -6,14 +6,14 @@
  *
  * @module
  */
-import type { AgentEvent } from "../agent_types.ts";
-import { formatCall } from "../format_agent_events.ts";
-import { pendingLandmarkCalls } from "../landmark_agenda.ts";
-import { callKey, type Plan, type SkillCall } from "../planner.ts";
-import { checkPostcondition } from "../postcondition.ts";
-import type { RouteStep } from "../router.ts";
-import { initialState, resume, step } from "../step.ts";
-import { withValueDomains } from "../value_domains.ts";
+import type { AgentEvent } from "./agent_types.ts";
+import { formatCall } from "./format_agent_events.ts";
+import { pendingLandmarkCalls } from "../plan/landmark_agenda.ts";
+import { callKey, type Plan, type SkillCall } from "../plan/planner.ts";
+import { checkPostcondition } from "../exec/postcondition.ts";
+import type { RouteStep } from "../plan/router.ts";
+import { initialState, resume, step } from "../exec/step.ts";
+import { withValueDomains } from "../exec/value_domains.ts";
 import { achieve } from "./achieve.ts";
 import { type AgentContext, send, spent } from "./context.ts";
 

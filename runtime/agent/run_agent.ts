@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { AgentEvent, AgentOptions, AgentResult } from "../agent_types.ts";
+import type { AgentEvent, AgentOptions, AgentResult } from "./agent_types.ts";
 import { endedBecause, finish, spent, startEpisode } from "./context.ts";
 import { agenda, followPlan, route } from "./plans.ts";
 

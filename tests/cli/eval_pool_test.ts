@@ -3,8 +3,8 @@
 import assert from "node:assert/strict";
 import { gardenKit } from "../../examples/garden/kit.ts";
 import { induceLibrary, runVariant } from "../../cli/_variants.ts";
-import type { EpisodeRecord } from "../../runtime/evaluate.ts";
-import { generateExpertTraces } from "../../runtime/expert_traces.ts";
+import type { EpisodeRecord } from "../../runtime/eval/evaluate.ts";
+import { generateExpertTraces } from "../../runtime/eval/expert_traces.ts";
 
 const GARDEN = new URL("../../examples/garden/kit.ts", import.meta.url).pathname;
 

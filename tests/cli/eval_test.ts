@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { compileTraces, writeCompiledLibrary } from "../../compiler/compile.ts";
 import { textcraftKit } from "../../environments/textcraft/kit.ts";
 import { serveEnvironment } from "../../environments/remote/mod.ts";
-import { generateExpertTraces } from "../../runtime/expert_traces.ts";
+import { generateExpertTraces } from "../../runtime/eval/expert_traces.ts";
 import { type CliOutput, runCli } from "./_run.ts";
 import { HAS_DATA } from "../_data.ts";
 import { RECIPES } from "../fixtures/_libraries.ts";

@@ -93,7 +93,7 @@ Deno.test("induce --json prints the summary object and writes the library", asyn
     ["craft_item"],
   );
   await Deno.stat(`${dir}/lib/package/mod.ts`);
-  const { loadActionModel } = await import("../../runtime/library.ts");
+  const { loadActionModel } = await import("../../runtime/store/library.ts");
   const { textcraftKit } = await import("../../environments/textcraft/mod.ts");
   const model = await loadActionModel(`${dir}/lib`, textcraftKit.vocabulary);
   assert.ok(model, "induce writes the learned action model beside the index");

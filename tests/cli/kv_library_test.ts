@@ -55,7 +55,7 @@ Deno.test("a Deno KV library: induce writes it, eval --hone runs on it, package 
     // A second induction adds a version instead of replacing the library.
     const again = await induceInto(lib);
     assert.equal(again.code, 0, again.stderr);
-    const { KvStore } = await import("../../runtime/kv_store.ts");
+    const { KvStore } = await import("../../runtime/store/kv_store.ts");
     const { textcraftKit } = await import("../../environments/textcraft/mod.ts");
     const store = await KvStore.open(lib, textcraftKit.vocabulary);
     try {

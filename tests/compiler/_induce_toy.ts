@@ -10,7 +10,7 @@ import type { Vocabulary } from "../../dsl/vocabulary.ts";
 import type { SkillInput } from "../../dsl/graph/schema.ts";
 import type { GroundedStep, GroundedTrace } from "../../compiler/ground.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
-import { compileSkill, type Program } from "../../runtime/program.ts";
+import { compileSkill, type Program } from "../../runtime/exec/program.ts";
 import { segmentTrace } from "../../compiler/segment.ts";
 import { type Instance, instanceOf } from "../../compiler/instances.ts";
 

@@ -7,7 +7,7 @@ import type { Atom, Value } from "../../dsl/facts.ts";
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
 import { alfworldVocabulary } from "../../environments/alfworld/vocabulary.ts";
 import { textcraftKit, textcraftTasks } from "../../environments/textcraft/mod.ts";
-import { generateExpertTraces } from "../../runtime/expert_traces.ts";
+import { generateExpertTraces } from "../../runtime/eval/expert_traces.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
 import { assertSound, bindingText, searchSteps, takeSteps } from "./_synth_fixtures.ts";
 

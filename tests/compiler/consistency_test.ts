@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { consistencyRegion, replaySegment } from "../../compiler/consistency.ts";
 import { type Stmt, treeToSkill } from "../../compiler/program_tree.ts";
 import type { Param } from "../../dsl/graph/schema.ts";
-import type { Program } from "../../runtime/program.ts";
+import type { Program } from "../../runtime/exec/program.ts";
 import type { FactStore } from "../../runtime/fact_store.ts";
 import { type AtomTuple, boxProgram, facts } from "./_induce_toy.ts";
 

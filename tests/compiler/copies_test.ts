@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import gardenKit from "../../examples/garden/kit.ts";
-import { generateExpertTraces } from "../../runtime/expert_traces.ts";
-import { demonstrationTasksOf } from "../../runtime/task_lists.ts";
+import { generateExpertTraces } from "../../runtime/eval/expert_traces.ts";
+import { demonstrationTasksOf } from "../../runtime/eval/task_lists.ts";
 import { copyClasses, induceSkills, segmentGroups } from "../../compiler/induce.ts";
 
 // A demonstration recorded twice (the same episode in two files) gives

@@ -6,9 +6,9 @@ import { deployKit } from "../../examples/deploy/kit.ts";
 import { gardenKit } from "../../examples/garden/kit.ts";
 import { type BuiltLibrary, induceLibrary, runVariant } from "../../cli/_variants.ts";
 import type { EnvironmentKit } from "../../runtime/environment.ts";
-import { generateExpertTraces } from "../../runtime/expert_traces.ts";
+import { generateExpertTraces } from "../../runtime/eval/expert_traces.ts";
 import type { Trace } from "../../dsl/trace.ts";
-import type { EvalReport } from "../../runtime/evaluate.ts";
+import type { EvalReport } from "../../runtime/eval/evaluate.ts";
 import { noDemonstrationObjects } from "./_no_objects.ts";
 
 const KITS: EnvironmentKit[] = [gardenKit, deployKit];

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import type { Trace, TraceStep } from "../../dsl/trace.ts";
 import type { EnvironmentKit, Expert } from "../../runtime/environment.ts";
 import { acceptedSteps, groundTrace } from "../../compiler/mod.ts";
-import { generateExpertTraces } from "../../runtime/expert_traces.ts";
+import { generateExpertTraces } from "../../runtime/eval/expert_traces.ts";
 import {
   idToName,
   loadRecipeBook,

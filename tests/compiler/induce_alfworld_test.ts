@@ -4,7 +4,7 @@ import { readTraces } from "../../compiler/trace_io.ts";
 import { induceSkills, type Induction } from "../../compiler/induce.ts";
 import { alfworldKit, splitTaskIds } from "../../environments/alfworld/mod.ts";
 import { type Node, nodeExpressions, type Skill } from "../../dsl/graph/schema.ts";
-import { compileSkill } from "../../runtime/program.ts";
+import { compileSkill } from "../../runtime/exec/program.ts";
 import { findAndTakeOn } from "../runtime/_agent_fixtures.ts";
 
 const DEMOS = dataPath("alfworld/react_demos_2per_type.json");

@@ -1,12 +1,12 @@
 import { dataPath, dataTest, HAS_DATA } from "../_data.ts";
 import assert from "node:assert/strict";
 import { induceSkills } from "../../compiler/induce.ts";
-import { generateExpertTraces } from "../../runtime/expert_traces.ts";
+import { generateExpertTraces } from "../../runtime/eval/expert_traces.ts";
 import { TextCraft, textcraftKit, textcraftTasks } from "../../environments/textcraft/mod.ts";
-import { compileSkill } from "../../runtime/program.ts";
-import { compileSkills } from "../../runtime/library.ts";
+import { compileSkill } from "../../runtime/exec/program.ts";
+import { compileSkills } from "../../runtime/store/library.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
-import { collectRun, runSkill } from "../../runtime/interpreter.ts";
+import { collectRun, runSkill } from "../../runtime/exec/interpreter.ts";
 import { induceLibrary, runVariant } from "../../cli/_variants.ts";
 import type { Trace } from "../../dsl/trace.ts";
 

@@ -3,10 +3,10 @@
 import { dataTest } from "../_data.ts";
 import assert from "node:assert/strict";
 import { induceLibrary } from "../../cli/_variants.ts";
-import { checkPostcondition } from "../../runtime/postcondition.ts";
+import { checkPostcondition } from "../../runtime/exec/postcondition.ts";
 import { alfworldKit } from "../../environments/alfworld/mod.ts";
 import { textcraftKit } from "../../environments/textcraft/kit.ts";
-import { generateExpertTraces } from "../../runtime/expert_traces.ts";
+import { generateExpertTraces } from "../../runtime/eval/expert_traces.ts";
 import { alfworldLibrary, breadAtCountertop, RECIPES } from "../runtime/_agent_fixtures.ts";
 import { noDemonstrationObjects } from "./_no_objects.ts";
 

@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { generatePackage, packageFiles, skillIdentifiers } from "../../compiler/package.ts";
 import type { Skill } from "../../dsl/graph/schema.ts";
 import { textcraftKit } from "../../environments/textcraft/mod.ts";
-import { collectRun, type RunEvent, runSkill } from "../../runtime/interpreter.ts";
+import { collectRun, type RunEvent, runSkill } from "../../runtime/exec/interpreter.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
-import { compileSkills, loadSkillFile } from "../../runtime/library.ts";
-import { compileSkill, type Program } from "../../runtime/program.ts";
-import { readJsonFile } from "../../runtime/json_file.ts";
+import { compileSkills, loadSkillFile } from "../../runtime/store/library.ts";
+import { compileSkill, type Program } from "../../runtime/exec/program.ts";
+import { readJsonFile } from "../../io/json_file.ts";
 
 const EXAMPLE = new URL("../../examples/textcraft/craft_from_gettable.json", import.meta.url)
   .pathname;

@@ -7,10 +7,10 @@ import { evalExpr } from "../../dsl/expr/eval.ts";
 import type { Trace } from "../../dsl/trace.ts";
 import { alfworldKit } from "../../environments/alfworld/mod.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
-import { loadTemplates, readLibraryIndex } from "../../runtime/library.ts";
-import { DirectoryStore } from "../../runtime/directory_store.ts";
-import type { TaskTemplate } from "../../runtime/task_template.ts";
-import { withValueDomains } from "../../runtime/value_domains.ts";
+import { loadTemplates, readLibraryIndex } from "../../runtime/store/library.ts";
+import { DirectoryStore } from "../../runtime/store/directory_store.ts";
+import type { TaskTemplate } from "../../runtime/plan/task_template.ts";
+import { withValueDomains } from "../../runtime/exec/value_domains.ts";
 import { alfworldTraces, handWrittenAlfworld } from "../runtime/_agent_fixtures.ts";
 
 const vocab = alfworldKit.vocabulary;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Trace } from "../../dsl/trace.ts";
 import type { EnvironmentKit } from "../../runtime/environment.ts";
-import { InputFileError } from "../../runtime/json_file.ts";
+import { InputFileError } from "../../io/json_file.ts";
 import {
   formatTracesJsonl,
   parseTracesJsonl,

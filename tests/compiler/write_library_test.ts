@@ -3,9 +3,9 @@ import { writeLibrary } from "../../compiler/write_library.ts";
 import { openLibrary } from "../../compiler/open_library.ts";
 import type { Skill } from "../../dsl/graph/schema.ts";
 import { textcraftVocabulary } from "../../environments/textcraft/mod.ts";
-import { readJsonFile } from "../../runtime/json_file.ts";
-import { loadLibrary } from "../../runtime/library.ts";
-import { DirectoryStore } from "../../runtime/directory_store.ts";
+import { readJsonFile } from "../../io/json_file.ts";
+import { loadLibrary } from "../../runtime/store/library.ts";
+import { DirectoryStore } from "../../runtime/store/directory_store.ts";
 
 const example = await readJsonFile(
   new URL("../../examples/textcraft/craft_from_gettable.json", import.meta.url).pathname,

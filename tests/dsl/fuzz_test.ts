@@ -8,7 +8,7 @@ import { checkExpr } from "../../dsl/expr/check.ts";
 import { evalExpr } from "../../dsl/expr/eval.ts";
 import { printExpr } from "../../dsl/expr/print.ts";
 import { validateSkill } from "../../dsl/graph/validate.ts";
-import { compileSkill } from "../../runtime/program.ts";
+import { compileSkill } from "../../runtime/exec/program.ts";
 import { mulberry32, type Random } from "../../environments/_random.ts";
 import { makeFacts, VOCAB as EXPR_VOCAB } from "./_expr_vocab.ts";
 import { searchSkill, VOCAB as GRAPH_VOCAB } from "./_fixtures_graph.ts";

@@ -19,11 +19,11 @@ import {
 import { environmentKit } from "../../environments/registry.ts";
 import type { Environment, StepResult, TaskSpec } from "../../runtime/environment.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
-import { collectRun, runSkill } from "../../runtime/interpreter.ts";
-import { loadSkillFile } from "../../runtime/library.ts";
+import { collectRun, runSkill } from "../../runtime/exec/interpreter.ts";
+import { loadSkillFile } from "../../runtime/store/library.ts";
 import { startServe } from "../cli/_run.ts";
-import { type EpisodeRecord, evaluate } from "../../runtime/evaluate.ts";
-import { expertRunner } from "../../runtime/eval_runners.ts";
+import { type EpisodeRecord, evaluate } from "../../runtime/eval/evaluate.ts";
+import { expertRunner } from "../../runtime/eval/eval_runners.ts";
 
 const root = new URL("../../", import.meta.url);
 const STICK_SPEC = {

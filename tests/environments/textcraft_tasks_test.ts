@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { textcraftKit } from "../../environments/textcraft/kit.ts";
-import { generateExpertTraces } from "../../runtime/expert_traces.ts";
+import { generateExpertTraces } from "../../runtime/eval/expert_traces.ts";
 
 const craftedBy = (observation: string) =>
   new Set(

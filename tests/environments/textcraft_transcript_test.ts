@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { TraceSchema } from "../../dsl/trace.ts";
-import { InputFileError } from "../../runtime/json_file.ts";
+import { InputFileError } from "../../io/json_file.ts";
 import { textcraftKit, textcraftTasks } from "../../environments/textcraft/mod.ts";
 import {
   formatTextCraftTranscript,
   importTextCraftTranscripts,
   parseTextCraftTranscript,
 } from "../../environments/textcraft/transcript.ts";
-import { generateExpertTraces } from "../../runtime/expert_traces.ts";
+import { generateExpertTraces } from "../../runtime/eval/expert_traces.ts";
 import { groundTrace } from "../../compiler/ground.ts";
 
 // In the style of the ADaPT TextCraft prompt: think lines answered by "OK.",

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { gardenKit } from "../../examples/garden/kit.ts";
 import { compileTraces } from "../../compiler/compile.ts";
 import type { EnvironmentKit } from "../../runtime/environment.ts";
-import { generateExpertTraces } from "../../runtime/expert_traces.ts";
+import { generateExpertTraces } from "../../runtime/eval/expert_traces.ts";
 import { LlmClient } from "../../llm/client.ts";
 import { llmConfigFrom } from "../../llm/config.ts";
 import { fakeOpenAI } from "./_server.ts";

@@ -7,9 +7,9 @@ import { gardenKit } from "../../examples/garden/kit.ts";
 import { writeTracesJsonl } from "../../compiler/trace_io.ts";
 import { serveEnvironment } from "../../environments/remote/mod.ts";
 import { openLibrary } from "../../compiler/open_library.ts";
-import { agentRunner } from "../../runtime/eval_runners.ts";
-import { evaluate } from "../../runtime/evaluate.ts";
-import { generateExpertTraces } from "../../runtime/expert_traces.ts";
+import { agentRunner } from "../../runtime/eval/eval_runners.ts";
+import { evaluate } from "../../runtime/eval/evaluate.ts";
+import { generateExpertTraces } from "../../runtime/eval/expert_traces.ts";
 import { runCli } from "../cli/_run.ts";
 import { oracleServer } from "./_oracle.ts";
 

@@ -8,18 +8,18 @@
  * @module
  */
 import { readTraces } from "../../compiler/trace_io.ts";
-import type { ActionModel } from "../../runtime/action_model.ts";
+import type { ActionModel } from "../../runtime/learn/action_model.ts";
 import { alfworldKit } from "../../environments/alfworld/mod.ts";
-import type { AgentEvent, AgentResult } from "../../runtime/agent.ts";
-import { compileSkills, type SkillLibrary } from "../../runtime/library.ts";
-import type { TaskTemplate, TemplateStep } from "../../runtime/task_template.ts";
+import type { AgentEvent, AgentResult } from "../../runtime/agent/mod.ts";
+import { compileSkills, type SkillLibrary } from "../../runtime/store/library.ts";
+import type { TaskTemplate, TemplateStep } from "../../runtime/plan/task_template.ts";
 import type { Trace } from "../../dsl/trace.ts";
 import type { Skill } from "../../dsl/graph/schema.ts";
-import { readJsonFile } from "../../runtime/json_file.ts";
+import { readJsonFile } from "../../io/json_file.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
 import type { Environment } from "../../runtime/environment.ts";
-import { collectRun, type RunResult, runSkill } from "../../runtime/interpreter.ts";
-import type { Program } from "../../runtime/program.ts";
+import { collectRun, type RunResult, runSkill } from "../../runtime/exec/interpreter.ts";
+import type { Program } from "../../runtime/exec/program.ts";
 
 import { ALFWORLD_DEMOS, FIXTURES, loadFixture, RECIPES } from "../fixtures/_libraries.ts";
 

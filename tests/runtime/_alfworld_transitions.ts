@@ -9,7 +9,7 @@
  * @module
  */
 import { AlfworldEnv, alfworldKit } from "../../environments/alfworld/mod.ts";
-import type { Transition } from "../../runtime/action_model.ts";
+import type { Transition } from "../../runtime/learn/action_model.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
 
 /** A small seeded generator (mulberry32). */

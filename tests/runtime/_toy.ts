@@ -10,7 +10,7 @@ import type {
 } from "../../runtime/environment.ts";
 import type { FactView } from "../../dsl/facts.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
-import { compileSkill, type Program } from "../../runtime/program.ts";
+import { compileSkill, type Program } from "../../runtime/exec/program.ts";
 import type { Skill, SkillInput } from "../../dsl/graph/schema.ts";
 
 export const toyVocab: Vocabulary = {

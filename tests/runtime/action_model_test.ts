@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
 import type { Atom, FactDelta } from "../../dsl/facts.ts";
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
-import { ActionModel, learnActionModel, type Transition } from "../../runtime/action_model.ts";
+import {
+  ActionModel,
+  learnActionModel,
+  type Transition,
+} from "../../runtime/learn/action_model.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
 import { alfworldVocabulary } from "../../environments/alfworld/mod.ts";
 import { alfworldTransitions } from "./_alfworld_transitions.ts";

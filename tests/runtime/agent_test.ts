@@ -2,10 +2,10 @@ import { dataTest } from "../_data.ts";
 import assert from "node:assert/strict";
 import { alfworldKit } from "../../environments/alfworld/mod.ts";
 import { textcraftKit } from "../../environments/textcraft/kit.ts";
-import { type AgentEvent, runAgent, type SkillFailure } from "../../runtime/agent.ts";
-import { collectRun, runSkill } from "../../runtime/interpreter.ts";
-import { compileSkills } from "../../runtime/library.ts";
-import type { TaskTemplate } from "../../runtime/task_template.ts";
+import { type AgentEvent, runAgent, type SkillFailure } from "../../runtime/agent/mod.ts";
+import { collectRun, runSkill } from "../../runtime/exec/interpreter.ts";
+import { compileSkills } from "../../runtime/store/library.ts";
+import type { TaskTemplate } from "../../runtime/plan/task_template.ts";
 import type { Skill } from "../../dsl/graph/schema.ts";
 import {
   alfworldLibrary,
@@ -278,7 +278,7 @@ dataTest("without a fitting template the agent stops before acting and says why"
 
 Deno.test("the agent reports every action it sends as a transition", async () => {
   const { compileTraces } = await import("../../compiler/compile.ts");
-  const { generateExpertTraces } = await import("../../runtime/expert_traces.ts");
+  const { generateExpertTraces } = await import("../../runtime/eval/expert_traces.ts");
   const { textcraftTasks } = await import("../../environments/textcraft/mod.ts");
   const traces = await generateExpertTraces(
     textcraftKit,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createLibraryStore, openLibraryStore } from "../../runtime/open_store.ts";
+import { createLibraryStore, openLibraryStore } from "../../runtime/store/open_store.ts";
 import { takeOnlySkill, toyVocab } from "./_toy.ts";
 
 const takeColor = takeOnlySkill();

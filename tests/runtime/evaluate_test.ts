@@ -6,10 +6,10 @@ import {
   evaluate,
   summarize,
   TrackedEnvironment,
-} from "../../runtime/evaluate.ts";
-import { agentRunner, expertRunner } from "../../runtime/eval_runners.ts";
+} from "../../runtime/eval/evaluate.ts";
+import { agentRunner, expertRunner } from "../../runtime/eval/eval_runners.ts";
 import { textcraftKit } from "../../environments/textcraft/kit.ts";
-import { generateExpertTraces } from "../../runtime/expert_traces.ts";
+import { generateExpertTraces } from "../../runtime/eval/expert_traces.ts";
 import { compileTraces } from "../../compiler/compile.ts";
 import { toyVocab } from "./_toy.ts";
 

@@ -7,9 +7,9 @@ import { readTraces } from "../../compiler/trace_io.ts";
 import { induceSkills } from "../../compiler/induce.ts";
 import { learnTemplates } from "../../compiler/templates.ts";
 import { alfworldKit } from "../../environments/alfworld/mod.ts";
-import { runAgent } from "../../runtime/agent.ts";
-import { Honer } from "../../runtime/hone.ts";
-import { HoningSession } from "../../runtime/honing_session.ts";
+import { runAgent } from "../../runtime/agent/mod.ts";
+import { Honer } from "../../runtime/hone/hone.ts";
+import { HoningSession } from "../../runtime/hone/honing_session.ts";
 
 const DEMOS = dataPath("alfworld/react_demos_2per_type.json");
 

@@ -7,9 +7,9 @@ import { readTraces } from "../../compiler/trace_io.ts";
 import { learnActionModelFromTraces } from "../../compiler/action_model_from_traces.ts";
 import { alfworldKit } from "../../environments/alfworld/mod.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
-import { Honer } from "../../runtime/hone.ts";
-import { collectRun, runSkill } from "../../runtime/interpreter.ts";
-import { compileSkill } from "../../runtime/program.ts";
+import { Honer } from "../../runtime/hone/hone.ts";
+import { collectRun, runSkill } from "../../runtime/exec/interpreter.ts";
+import { compileSkill } from "../../runtime/exec/program.ts";
 import { SkillSchema } from "../../dsl/graph/schema.ts";
 
 const DEMOS = dataPath("alfworld/react_demos_2per_type.json");

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { Honer } from "../../runtime/hone.ts";
-import { collectRun, runSkill } from "../../runtime/interpreter.ts";
+import { Honer } from "../../runtime/hone/hone.ts";
+import { collectRun, runSkill } from "../../runtime/exec/interpreter.ts";
 import type { Skill, SkillInput } from "../../dsl/graph/schema.ts";
 import { SkillSchema } from "../../dsl/graph/schema.ts";
 import { takeOnlySkill, type ToyBox, toyGrounder, toySetup, toyVocab } from "./_toy.ts";
-import { recoveryCandidates } from "../../runtime/reflect.ts";
-import { applySkillEdit } from "../../runtime/skill_edit.ts";
+import { recoveryCandidates } from "../../runtime/hone/reflect.ts";
+import { applySkillEdit } from "../../runtime/hone/skill_edit.ts";
 
 const takeOnly = takeOnlySkill();
 
@@ -158,8 +158,8 @@ Deno.test("a diagnosis the run's own facts contradict does not narrow the precon
 
 Deno.test("scenario: an induced skill that never saw a closed box learns to open it, persisted version by version", async () => {
   const { induceSkills } = await import("../../compiler/induce.ts");
-  const { DirectoryStore } = await import("../../runtime/directory_store.ts");
-  const { loadLibrary } = await import("../../runtime/library.ts");
+  const { DirectoryStore } = await import("../../runtime/store/directory_store.ts");
+  const { loadLibrary } = await import("../../runtime/store/library.ts");
   const { ToyEnv } = await import("./_toy.ts");
   const vocab = {
     ...toyVocab,
@@ -250,8 +250,8 @@ Deno.test("scenario: an induced skill that never saw a closed box learns to open
 });
 
 Deno.test("recovery tries first what a learned action model says supplies the unmet precondition", async () => {
-  const { learnActionModel } = await import("../../runtime/action_model.ts");
-  const { recoverAction } = await import("../../runtime/reflect.ts");
+  const { learnActionModel } = await import("../../runtime/learn/action_model.ts");
+  const { recoverAction } = await import("../../runtime/hone/reflect.ts");
   const { FactStore } = await import("../../runtime/fact_store.ts");
   // Learn from a few transitions: take needs the box open; open makes it open.
   const transitions = [];
@@ -278,7 +278,7 @@ Deno.test("recovery tries first what a learned action model says supplies the un
 });
 
 Deno.test("with skipSatisfied, an action whose learned effects already hold is not sent", async () => {
-  const { learnActionModel } = await import("../../runtime/action_model.ts");
+  const { learnActionModel } = await import("../../runtime/learn/action_model.ts");
   const transitions = [];
   const { env: env0, facts: facts0 } = await toySetup([{ id: "b1", color: "red", open: false }]);
   const before = facts0.clone();
@@ -299,7 +299,7 @@ Deno.test("with skipSatisfied, an action whose learned effects already hold is n
       { from: "take", to: "ok", label: "next" },
     ],
   };
-  const { compileSkill } = await import("../../runtime/program.ts");
+  const { compileSkill } = await import("../../runtime/exec/program.ts");
   const program = compileSkill(openThenTake, toyVocab);
   assert.ok(program.ok);
   for (const [open, expected] of [[true, ["take b1"]], [false, ["open b1", "take b1"]]] as const) {
@@ -320,8 +320,8 @@ Deno.test("with skipSatisfied, an action whose learned effects already hold is n
 });
 
 Deno.test("a honing session learns the action model from the transitions of each episode", async () => {
-  const { learnActionModel } = await import("../../runtime/action_model.ts");
-  const { HoningSession } = await import("../../runtime/honing_session.ts");
+  const { learnActionModel } = await import("../../runtime/learn/action_model.ts");
+  const { HoningSession } = await import("../../runtime/hone/honing_session.ts");
   const record = async (open: boolean, actions: string[]) => {
     const { env, facts } = await toySetup([{ id: "b1", color: "red", open }]);
     const out = [];

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { type SkillInput, SkillSchema } from "../../dsl/graph/schema.ts";
 import type { Environment } from "../../runtime/environment.ts";
-import { evaluate } from "../../runtime/evaluate.ts";
-import { agentRunner } from "../../runtime/eval_runners.ts";
-import { Honer } from "../../runtime/hone.ts";
-import { HoningSession } from "../../runtime/honing_session.ts";
-import { DirectoryStore } from "../../runtime/directory_store.ts";
-import type { TaskTemplate } from "../../runtime/task_template.ts";
+import { evaluate } from "../../runtime/eval/evaluate.ts";
+import { agentRunner } from "../../runtime/eval/eval_runners.ts";
+import { Honer } from "../../runtime/hone/hone.ts";
+import { HoningSession } from "../../runtime/hone/honing_session.ts";
+import { DirectoryStore } from "../../runtime/store/directory_store.ts";
+import type { TaskTemplate } from "../../runtime/plan/task_template.ts";
 import { type ToyBox, ToyEnv, toyGrounder, toyVocab } from "./_toy.ts";
 
 // Takes the red box and finishes, with no idea that boxes can be closed.

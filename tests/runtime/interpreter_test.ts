@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { collectRun, type RunEvent, runSkill } from "../../runtime/interpreter.ts";
-import { SkillLibrary } from "../../runtime/library.ts";
+import { collectRun, type RunEvent, runSkill } from "../../runtime/exec/interpreter.ts";
+import { SkillLibrary } from "../../runtime/store/library.ts";
 import { toyGrounder, toyProgram, toySetup } from "./_toy.ts";
 import type { SkillInput } from "../../dsl/graph/schema.ts";
 

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { learnActionModel } from "../../runtime/action_model.ts";
+import { learnActionModel } from "../../runtime/learn/action_model.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
-import { KvStore } from "../../runtime/kv_store.ts";
-import { openLibraryStore } from "../../runtime/open_store.ts";
+import { KvStore } from "../../runtime/store/kv_store.ts";
+import { openLibraryStore } from "../../runtime/store/open_store.ts";
 import { takeOnlySkill, toyVocab } from "./_toy.ts";
 
 const takeColor = takeOnlySkill();
@@ -111,7 +111,7 @@ withKv("KvStore keeps the learned action model", async (location) => {
 
 Deno.test("a kv: library without Deno KV enabled names the flag to add", async () => {
   const script = `import { KvStore } from ${
-    JSON.stringify(new URL("../../runtime/kv_store.ts", import.meta.url).href)
+    JSON.stringify(new URL("../../runtime/store/kv_store.ts", import.meta.url).href)
   };
 await KvStore.open("kv:/nonexistent/lib.sqlite", { name: "toy", types: {}, predicates: {}, actions: {} }).catch((e) => console.log(e.message));`;
   const out = await new Deno.Command(Deno.execPath(), {

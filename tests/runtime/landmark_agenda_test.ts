@@ -3,9 +3,9 @@
 import assert from "node:assert/strict";
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
-import { pendingLandmarkCalls } from "../../runtime/landmark_agenda.ts";
-import { SkillLibrary } from "../../runtime/library.ts";
-import { compileSkill } from "../../runtime/program.ts";
+import { pendingLandmarkCalls } from "../../runtime/plan/landmark_agenda.ts";
+import { SkillLibrary } from "../../runtime/store/library.ts";
+import { compileSkill } from "../../runtime/exec/program.ts";
 
 const vocab: Vocabulary = {
   name: "post",

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import type { Skill } from "../../dsl/graph/schema.ts";
-import { InputFileError } from "../../runtime/json_file.ts";
-import { loadLibrary } from "../../runtime/library.ts";
-import type { CommitStep } from "../../runtime/library_store.ts";
-import { DirectoryStore } from "../../runtime/directory_store.ts";
+import { InputFileError } from "../../io/json_file.ts";
+import { loadLibrary } from "../../runtime/store/library.ts";
+import type { CommitStep } from "../../runtime/store/library_store.ts";
+import { DirectoryStore } from "../../runtime/store/directory_store.ts";
 import { toyVocab } from "./_toy.ts";
 
 // take_color(c): pick a box of color c, open it if closed, take it.

@@ -3,13 +3,13 @@
 import assert from "node:assert/strict";
 import type { Atom, FactView } from "../../dsl/facts.ts";
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
-import { ACTION_MODEL_FORMAT, ActionModel } from "../../runtime/action_model.ts";
+import { ACTION_MODEL_FORMAT, ActionModel } from "../../runtime/learn/action_model.ts";
 import type { Environment, Grounder, StepResult } from "../../runtime/environment.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
-import { runSkill } from "../../runtime/interpreter.ts";
-import { formatEvent } from "../../runtime/format_events.ts";
-import { lookaheadPlan } from "../../runtime/lookahead.ts";
-import { compileSkill } from "../../runtime/program.ts";
+import { runSkill } from "../../runtime/exec/interpreter.ts";
+import { formatEvent } from "../../runtime/exec/format_events.ts";
+import { lookaheadPlan } from "../../runtime/learn/lookahead.ts";
+import { compileSkill } from "../../runtime/exec/program.ts";
 
 const vocab: Vocabulary = {
   name: "keys",

@@ -11,8 +11,8 @@ import { withLoopOrder } from "../../compiler/loop_order.ts";
 import { describeProgram } from "../../compiler/task_program.ts";
 import type { GroundedTrace } from "../../compiler/ground.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
-import { compileSkill } from "../../runtime/program.ts";
-import { initialState, resume, step } from "../../runtime/step.ts";
+import { compileSkill } from "../../runtime/exec/program.ts";
+import { initialState, resume, step } from "../../runtime/exec/step.ts";
 
 const vocab: Vocabulary = {
   name: "van",

@@ -4,8 +4,8 @@ import { alfworldKit } from "../../environments/alfworld/mod.ts";
 import { textcraftKit } from "../../environments/textcraft/kit.ts";
 import type { Environment, EnvironmentKit, TaskSpec } from "../../runtime/environment.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
-import { collectRun, runSkill } from "../../runtime/interpreter.ts";
-import { callKey, Planner } from "../../runtime/planner.ts";
+import { collectRun, runSkill } from "../../runtime/exec/interpreter.ts";
+import { callKey, Planner } from "../../runtime/plan/planner.ts";
 import {
   alfworldLibrary,
   breadAtCountertop,
@@ -13,8 +13,8 @@ import {
   RECIPES,
   textcraftLibrary,
 } from "./_agent_fixtures.ts";
-import { initialState, step } from "../../runtime/step.ts";
-import { withValueDomains } from "../../runtime/value_domains.ts";
+import { initialState, step } from "../../runtime/exec/step.ts";
+import { withValueDomains } from "../../runtime/exec/value_domains.ts";
 
 async function start(
   kit: EnvironmentKit,

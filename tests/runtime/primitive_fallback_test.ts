@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { FactView } from "../../dsl/facts.ts";
-import { findPrimitivePlan } from "../../runtime/primitive_fallback.ts";
-import { learnActionModel } from "../../runtime/action_model.ts";
+import { findPrimitivePlan } from "../../runtime/exec/primitive_fallback.ts";
+import { learnActionModel } from "../../runtime/learn/action_model.ts";
 import { toyGrounder, toySetup, toyVocab } from "./_toy.ts";
 
 async function learnedModel() {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { applySkillEdit, replayEdits, type SkillEdit } from "../../runtime/skill_edit.ts";
-import { compileSkill } from "../../runtime/program.ts";
+import { applySkillEdit, replayEdits, type SkillEdit } from "../../runtime/hone/skill_edit.ts";
+import { compileSkill } from "../../runtime/exec/program.ts";
 import { takeOnlySkill, toyVocab } from "./_toy.ts";
 
 const base = takeOnlySkill();

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { InputFileError } from "../../runtime/json_file.ts";
+import { InputFileError } from "../../io/json_file.ts";
 import {
   checkTaskResets,
   parseTaskSpecs,
   readTaskSpecs,
   type TaskSpecCheck,
-} from "../../runtime/task_specs.ts";
+} from "../../runtime/eval/task_specs.ts";
 import type { Environment, TaskSpec } from "../../runtime/environment.ts";
 import { toyVocab } from "./_toy.ts";
 

@@ -1,0 +1,388 @@
+/**
+ * The interpreter's driver: a thin async loop around the pure
+ * {@linkcode step}. It sends actions to the environment, grounds each
+ * observation into the fact store, runs called skills, and reports
+ * everything as a stream of events, so tracing, progress display and replay
+ * share one code path.
+ *
+ * @module
+ */
+import type { FactDelta, FactView, Value } from "../../dsl/facts.ts";
+import type { Environment, Grounding, OnlineGrounder } from "../environment.ts";
+import type { FactStore } from "../fact_store.ts";
+import type { Program } from "./program.ts";
+import { checkArgs } from "./args.ts";
+import {
+  type Budgets,
+  type Diagnosis,
+  type EndOutcome,
+  initialState,
+  resume,
+  type RunState,
+  step,
+  type StepContext,
+  type StepOutcome,
+} from "./step.ts";
+
+/** One event of a run. `depth` is 0 for the outermost skill. */
+export type RunEvent =
+  | { type: "start"; skill: string; depth: number; args: Record<string, Value> }
+  | { type: "think"; skill: string; depth: number; node: string; text: string }
+  | {
+    type: "act";
+    skill: string;
+    depth: number;
+    node: string;
+    action: string;
+    /** Sent by look-ahead to make the node's own action possible, not by the node. */
+    lookahead?: true;
+  }
+  | {
+    type: "observe";
+    skill: string;
+    depth: number;
+    node: string;
+    action: string;
+    observation: string;
+    reward: number;
+    done: boolean;
+    delta: FactDelta;
+    rejected?: string;
+    unknown?: string[];
+  }
+  | {
+    type: "end";
+    skill: string;
+    depth: number;
+    node: string;
+    outcome: "success" | "failure";
+    diagnosis?: Diagnosis;
+    steps: number;
+    actions: number;
+  };
+
+/** The result of a run. */
+export interface RunResult {
+  outcome: "success" | "failure";
+  diagnosis?: Diagnosis;
+  /** Node evaluations, called skills included. */
+  steps: number;
+  /** Environment actions sent, called skills included. */
+  actions: number;
+  /** The environment ended the episode during the run. */
+  episodeDone: boolean;
+  /** The last reward received. */
+  reward: number;
+}
+
+/** Skills a program may call, by name. */
+export interface SkillResolver {
+  get(name: string): Program | undefined;
+}
+
+/** What a run needs. */
+export interface RunContext {
+  env: Environment;
+  grounder: OnlineGrounder;
+  /** The belief state; updated in place as observations arrive. */
+  facts: FactStore;
+  /** Skills that primitive nodes may call. */
+  library?: SkillResolver;
+  budgets?: Partial<Budgets>;
+  /** Deepest allowed nesting of skill calls. @default 8 */
+  maxDepth?: number;
+  /**
+   * A learned action model: a rejection's diagnosis names the preconditions
+   * it knows to be unmet, and with `blockDoomed` an action it predicts to be
+   * rejected is not sent at all (it counts as rejected, without a step).
+   */
+  actionModel?: {
+    unmet(facts: FactStore, action: string): string[];
+    satisfied?(facts: FactStore, action: string): boolean;
+    predict?(facts: FactView, action: string): FactDelta | undefined;
+  };
+  /**
+   * World-model look-ahead: a plan that makes an action's unmet
+   * preconditions hold (see `lookahead.ts`). When the action model predicts
+   * an action to be rejected, the plan is sent first, then the action.
+   */
+  lookahead?: (facts: FactStore, action: string) => string[] | undefined;
+  /** Do not send actions the action model predicts to be rejected. @default false */
+  blockDoomed?: boolean;
+  /**
+   * Do not send an action whose learned effects all hold already (going
+   * where the agent is): it counts as done. Needs `actionModel.satisfied`.
+   * @default false
+   */
+  skipSatisfied?: boolean;
+  choose?: StepContext["choose"];
+  /** Picks the next element of a loop (the order of an unordered loop is free). */
+  chooseNext?: StepContext["chooseNext"];
+}
+
+/**
+ * Runs a skill with arguments against an environment, yielding events and
+ * returning the result. The environment must already be reset and the fact
+ * store initialised from its first observation.
+ *
+ * @example Usage
+ * ```ts ignore
+ * const run = runSkill(program, { target: "stick" }, { env, grounder, facts });
+ * for (let r = await run.next(); ; r = await run.next()) {
+ *   if (r.done) { console.log(r.value.outcome); break; }
+ *   console.log(r.value.type);
+ * }
+ * ```
+ */
+export async function* runSkill(
+  program: Program,
+  args: Record<string, Value>,
+  ctx: RunContext,
+  depth = 0,
+): AsyncGenerator<RunEvent, RunResult> {
+  const skill = program.skill.name;
+  const argErrors = checkArgs(program.skill.params, args, program.vocab);
+  let state: RunState = initialState(program, args);
+  yield { type: "start", skill, depth, args };
+  if (argErrors.length > 0) {
+    return yield* finish(
+      skill,
+      depth,
+      {
+        kind: "end",
+        node: program.skill.entry,
+        outcome: "failure",
+        diagnosis: { node: program.skill.entry, message: argErrors.join("; ") },
+        state,
+      },
+      0,
+      0,
+      false,
+      0,
+    );
+  }
+  let actions = 0;
+  let extraSteps = 0;
+  let reward = 0;
+  const stepCtx: StepContext = {
+    facts: ctx.facts,
+    budgets: ctx.budgets,
+    choose: ctx.choose,
+    ...(ctx.chooseNext ? { chooseNext: ctx.chooseNext } : {}),
+  };
+  const next = (r: ReturnType<typeof resume>): StepOutcome =>
+    r.kind === "continue" ? step(program, r.state, stepCtx) : r;
+  const observed = (
+    node: string,
+    action: string,
+    result: { observation: string; reward: number; done: boolean },
+    grounding: Grounding,
+  ): RunEvent => ({
+    type: "observe",
+    skill,
+    depth,
+    node,
+    action,
+    observation: result.observation,
+    reward: result.reward,
+    done: result.done,
+    delta: grounding.delta,
+    ...(grounding.rejected !== undefined ? { rejected: grounding.rejected } : {}),
+    ...(grounding.unknown?.length ? { unknown: grounding.unknown } : {}),
+  });
+  /** Sends an action, grounds its observation into the facts, and builds its event. */
+  const send = async (node: string, action: string) => {
+    const result = await ctx.env.step(action);
+    actions++;
+    reward = result.reward;
+    const grounding = await ctx.grounder.step(ctx.facts, action, result.observation);
+    ctx.facts.apply(grounding.delta);
+    return { result, grounding, event: observed(node, action, result, grounding) };
+  };
+  /** The end when the environment ended the episode at `at`'s action. */
+  const ended = (at: { node: string; state: RunState }, reward: number): EndOutcome =>
+    reward > 0 ? { kind: "end", node: at.node, outcome: "success", state: at.state } : {
+      kind: "end",
+      node: at.node,
+      outcome: "failure",
+      diagnosis: { node: at.node, message: "The environment ended the episode" },
+      state: at.state,
+    };
+  let outcome: StepOutcome = step(program, state, stepCtx);
+  while (true) {
+    switch (outcome.kind) {
+      case "end":
+        return yield* finish(skill, depth, outcome, extraSteps, actions, false, reward);
+      case "think":
+        yield { type: "think", skill, depth, node: outcome.node, text: outcome.text };
+        state = outcome.state;
+        outcome = step(program, state, stepCtx);
+        break;
+      case "act": {
+        state = outcome.state;
+        const action = outcome.action;
+        if (ctx.skipSatisfied && ctx.actionModel?.satisfied?.(ctx.facts, action)) {
+          yield {
+            type: "think",
+            skill,
+            depth,
+            node: outcome.node,
+            text: `skip "${action}": its effects already hold`,
+          };
+          outcome = next(resume(program, state, { ok: true }));
+          break;
+        }
+        let unmet = ctx.actionModel?.unmet(ctx.facts, action) ?? [];
+        if (unmet.length > 0 && ctx.lookahead) {
+          for (const pre of ctx.lookahead(ctx.facts, action) ?? []) {
+            yield { type: "act", skill, depth, node: outcome.node, action: pre, lookahead: true };
+            const sent = await send(outcome.node, pre);
+            yield sent.event;
+            if (sent.result.done) {
+              const end = ended(outcome, reward);
+              return yield* finish(skill, depth, end, extraSteps, actions, true, reward);
+            }
+            if (sent.grounding.rejected !== undefined) break;
+          }
+          unmet = ctx.actionModel?.unmet(ctx.facts, action) ?? [];
+        }
+        yield { type: "act", skill, depth, node: outcome.node, action };
+        if (ctx.blockDoomed && unmet.length > 0) {
+          outcome = next(resume(program, state, {
+            ok: false,
+            reason: `not sent: the action model predicts it fails (unmet: ${unmet.join(", ")})`,
+            action,
+          }));
+          break;
+        }
+        const { result, grounding, event } = await send(outcome.node, action);
+        yield event;
+        if (result.done) {
+          const end = ended(outcome, reward);
+          return yield* finish(skill, depth, end, extraSteps, actions, true, reward);
+        }
+        outcome = next(
+          resume(
+            program,
+            state,
+            grounding.rejected === undefined ? { ok: true } : {
+              ok: false,
+              reason: unmet.length > 0
+                ? `${grounding.rejected} (unmet: ${unmet.join(", ")})`
+                : grounding.rejected,
+              action,
+            },
+          ),
+        );
+        break;
+      }
+      case "call": {
+        state = outcome.state;
+        const callee = ctx.library?.get(outcome.skill);
+        const maxDepth = ctx.maxDepth ?? 8;
+        if (!callee || depth + 1 > maxDepth) {
+          const message = callee
+            ? `Skill call depth ${maxDepth} exceeded calling "${outcome.skill}"`
+            : `Unknown skill "${outcome.skill}"`;
+          return yield* finish(
+            skill,
+            depth,
+            {
+              kind: "end",
+              node: outcome.node,
+              outcome: "failure",
+              diagnosis: { node: outcome.node, message },
+              state,
+            },
+            extraSteps,
+            actions,
+            false,
+            reward,
+          );
+        }
+        const sub = yield* runSkill(callee, outcome.args, ctx, depth + 1);
+        actions += sub.actions;
+        extraSteps += sub.steps;
+        reward = sub.reward;
+        if (sub.episodeDone) {
+          const end: StepOutcome = {
+            kind: "end",
+            node: outcome.node,
+            outcome: sub.outcome,
+            ...(sub.diagnosis ? { diagnosis: sub.diagnosis } : {}),
+            state,
+          };
+          return yield* finish(skill, depth, end, extraSteps, actions, true, reward);
+        }
+        const reason = sub.diagnosis
+          ? `${sub.diagnosis.message}${
+            sub.diagnosis.condition ? ` (${sub.diagnosis.condition})` : ""
+          }`
+          : "failed";
+        outcome = next(
+          resume(
+            program,
+            state,
+            sub.outcome === "success" ? { ok: true } : {
+              ok: false,
+              reason: `skill "${outcome.skill}" failed at node "${sub.diagnosis?.node}": ${reason}`,
+              action: `${outcome.skill}(${JSON.stringify(outcome.args)})`,
+            },
+          ),
+        );
+        break;
+      }
+    }
+  }
+}
+
+async function* finish(
+  skill: string,
+  depth: number,
+  end: Extract<StepOutcome, { kind: "end" }>,
+  extraSteps: number,
+  actions: number,
+  episodeDone: boolean,
+  reward: number,
+): AsyncGenerator<RunEvent, RunResult> {
+  const steps = end.state.steps + extraSteps;
+  yield {
+    type: "end",
+    skill,
+    depth,
+    node: end.node,
+    outcome: end.outcome,
+    ...(end.diagnosis ? { diagnosis: end.diagnosis } : {}),
+    steps,
+    actions,
+  };
+  return {
+    outcome: end.outcome,
+    ...(end.diagnosis ? { diagnosis: end.diagnosis } : {}),
+    steps,
+    actions,
+    episodeDone,
+    reward,
+  };
+}
+
+/**
+ * Drains a run, returning its events and result.
+ *
+ * @example Usage
+ * ```ts ignore
+ * const { events, result } = await collectRun(runSkill(program, args, ctx));
+ * ```
+ */
+export async function collectRun(
+  run: AsyncGenerator<RunEvent, RunResult>,
+  onEvent?: (event: RunEvent) => void,
+): Promise<{ events: RunEvent[]; result: RunResult }> {
+  const events: RunEvent[] = [];
+  while (true) {
+    const r = await run.next();
+    if (r.done) return { events, result: r.value };
+    events.push(r.value);
+    onEvent?.(r.value);
+  }
+}

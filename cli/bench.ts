@@ -16,6 +16,7 @@ import { generateExpertTraces } from "../runtime/eval/expert_traces.ts";
 import { gardenKit } from "../examples/garden/kit.ts";
 import { deployKit } from "../examples/deploy/kit.ts";
 import { demonstrationTasks, envHelp, kitFromFlag, SHARED_DATA, taskList } from "./_tasks.ts";
+import { measureHoningGain, type WeakHoning } from "./_bench_honing.ts";
 import {
   type BuiltLibrary,
   byTypeTable,
@@ -75,6 +76,13 @@ ${envHelp(25)}
                          TextCraft, a first observation of n/2000 MB, each
                          timed against a tenth of it (default 20000, i.e.
                          10 MB; 0 skips the run)
+  --weak <n>             honing's gain: up to n weak libraries, each induced
+                         from one demonstration per task type (the first, the
+                         second, ...), honed over training tasks, evaluated on
+                         the unseen tasks before and after (default 4; 0
+                         skips it)
+  --hone-train <n>       training tasks each weak library is honed over
+                         (default 60)
   --json                 also print the JSON to stdout
   -h, --help             show this help
 
@@ -119,6 +127,8 @@ interface EnvResult {
   input_size?: InputSize;
   /** The full variant on the task list repeated to `--throughput` episodes. */
   throughput?: { episodes: number; seconds: number; success_rate: number };
+  /** Weak libraries (one demonstration per task type) before and after honing. */
+  honing_gain?: WeakHoning[];
 }
 
 /** Episodes of the throughput run by default. */
@@ -136,6 +146,8 @@ export async function main(args: string[]): Promise<number> {
     "max-actions": { type: "string" },
     throughput: { type: "string" },
     "input-size": { type: "string" },
+    weak: { type: "string" },
+    "hone-train": { type: "string" },
     json: { type: "boolean" },
     help: { type: "boolean", short: "h" },
   });
@@ -156,6 +168,8 @@ export async function main(args: string[]): Promise<number> {
       : {}),
     throughput: intFlag("throughput", flags.throughput, THROUGHPUT_EPISODES, MAX_COUNT),
     inputSize: intFlag("input-size", flags["input-size"], INPUT_SIZE, 1_000_000),
+    weak: intFlag("weak", flags.weak, 4, 100),
+    honeTrain: positive("hone-train", flags["hone-train"], 60),
   };
   const which = flags.env ?? "all";
   const kits = which === "all"
@@ -204,6 +218,10 @@ interface BenchRequest {
   throughput: number;
   /** Steps of the long trace of the input-size run (0: none). */
   inputSize: number;
+  /** Weak libraries honed (0: none). */
+  weak: number;
+  /** Training tasks each weak library is honed over. */
+  honeTrain: number;
 }
 
 /**
@@ -300,8 +318,13 @@ async function bench(
   sample();
   const inputSize = request.inputSize > 0 ? measureInputSize(setup, request.inputSize) : undefined;
   sample();
+  const gain = request.weak > 0
+    ? await measureHoningGain(setup, { libraries: request.weak, train: request.honeTrain })
+    : [];
+  sample();
   return {
     env: kit.name,
+    ...(gain.length > 0 ? { honing_gain: gain } : {}),
     ...(scaling ? { scaling } : {}),
     ...(inputSize ? { input_size: inputSize } : {}),
     ...(throughput ? { throughput } : {}),
@@ -513,6 +536,20 @@ function renderMarkdown(
     item(
       `Honing: ${h.graft} grafts, ${h.solidify} solidified, ${h.remove} removed, ${h.narrow} narrowed.`,
     );
+    for (const g of r.honing_gain ?? []) {
+      const c = g.changes;
+      item(
+        `Honing from a weak library (demonstration ${g.demonstration + 1} of each task type, ${
+          plural(g.traces, "trace")
+        }) over ${g.train_tasks} training tasks: unseen success ${
+          (100 * g.before).toFixed(1)
+        }% before, ${(100 * g.after).toFixed(1)}% after (${g.after >= g.before ? "+" : ""}${
+          (100 * (g.after - g.before)).toFixed(1)
+        } points; ${
+          (100 * g.during).toFixed(1)
+        }% while honing); ${c.graft} grafts, ${c.solidify} solidified, ${c.remove} removed, ${c.narrow} narrowed.`,
+      );
+    }
     const { expert, full } = r.variants;
     if (expert.success_rate > 0 && expert.avg_steps > 0) {
       item(

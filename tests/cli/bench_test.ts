@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { dataPath, dataTest } from "../_data.ts";
+import { weakTraceSets } from "../../cli/_bench_honing.ts";
 import { type CliOutput, runCli } from "./_run.ts";
 
 const bench = (args: string[]): Promise<CliOutput> => runCli("cli/bench.ts", args);
@@ -17,6 +18,10 @@ dataTest("bench writes a markdown table and JSON with throughput and induction t
     "12",
     "--input-size",
     "200",
+    "--weak",
+    "2",
+    "--hone-train",
+    "5",
     "--data",
     dataPath(""),
   ];
@@ -39,6 +44,15 @@ dataTest("bench writes a markdown table and JSON with throughput and induction t
   assert.ok(tc.induction.full.first_seconds > 0);
   assert.ok(tc.induction.full.seconds > 0 && tc.induction.linear.seconds > 0);
   assert.deepEqual(Object.keys(tc.variants), ["expert", "linear", "full", "knowledge", "hone"]);
+  // Two weak libraries (the first and the second demonstration), each honed over 5 training tasks.
+  assert.deepEqual(tc.honing_gain.map((g: { demonstration: number }) => g.demonstration), [0, 1]);
+  for (const g of tc.honing_gain) {
+    assert.equal(g.traces, 1);
+    assert.equal(g.train_tasks, 5);
+    for (const x of [g.before, g.after, g.during]) assert.ok(x >= 0 && x <= 1);
+    assert.equal(typeof g.changes.graft, "number");
+  }
+  assert.match(md, /Honing from a weak library \(demonstration 2 of each task type, 1 trace\)/);
   assert.match(
     md,
     /Background knowledge: [0-9.]+% without it, [0-9.]+% when the agent consults it/,
@@ -87,4 +101,19 @@ Deno.test("bench rejects bad usage and missing data with exit 2", async () => {
   const help = await bench(["--help"]);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /^Usage: deno task bench/);
+});
+
+Deno.test("weakTraceSets takes the k-th demonstration of each task type while every type has one", () => {
+  const trace = (type: string, n: number) => ({
+    format: "skillc/trace@1" as const,
+    env: "toy",
+    task: { type },
+    goal: `${type} ${n}`,
+    initial: "",
+    steps: [],
+  });
+  const traces = [trace("a", 1), trace("b", 1), trace("a", 2), trace("b", 2), trace("a", 3)];
+  const sets = weakTraceSets(traces, 5);
+  assert.deepEqual(sets.map((s) => s.map((t) => t.goal)), [["a 1", "b 1"], ["a 2", "b 2"]]);
+  assert.equal(weakTraceSets(traces, 1).length, 1);
 });

@@ -92,6 +92,20 @@ function taskPrograms(library: LibraryData): Skill[] {
   return library.templates.flatMap((t) => t.program ? [t.program] : []);
 }
 
+/** Grafts made, solidified or removed between two versions of a skill, as diff text. */
+function graftChanges(before: Skill | undefined, now: Skill): string {
+  const was = new Map((before?.grafts ?? []).map((g) => [g.id, g.status]));
+  const is = new Map((now.grafts ?? []).map((g) => [g.id, g.status]));
+  const out: string[] = [];
+  for (const [id, status] of is) {
+    const old = was.get(id);
+    if (old === undefined) out.push(`graft ${id} made (${status})`);
+    else if (old !== status) out.push(`graft ${id} ${old} -> ${status}`);
+  }
+  for (const id of was.keys()) if (!is.has(id)) out.push(`graft ${id} removed`);
+  return out.length > 0 ? `; <span class="change-graft">${esc(out.join("; "))}</span>` : "";
+}
+
 /** The site: path -> HTML. */
 export function buildSite(input: SiteInput): Map<string, string> {
   const { library } = input;
@@ -222,7 +236,7 @@ export function buildSite(input: SiteInput): Map<string, string> {
                 esc(s.doc.pre ?? "none")
               }</code>`
               : ""
-          }${
+          }${graftChanges(old, s)}${
             old && JSON.stringify(old.doc.excluded) !== JSON.stringify(s.doc.excluded)
               ? `; excluded: <code>${esc((s.doc.excluded ?? []).join("; "))}</code>`
               : ""

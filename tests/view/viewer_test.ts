@@ -265,8 +265,20 @@ Deno.test({
       const graftNodes = skill.grafts!.flatMap((g) => g.nodes);
       assert.ok(graftNodes.length > 0);
       assert.deepEqual(added.sort(), [...graftNodes].sort());
-      assert.match(await page.evaluate<string>(`document.body.innerText`), /graft/);
+      assert.match(
+        await page.evaluate<string>(`document.body.innerText`),
+        /graft g\w+ made \(tentative\)/,
+      );
       await page.screenshot(`${shots}/version.png`);
+      // The version that solidified it says so.
+      const solid = library.versions.find((v) => v.changes.some((c) => c.kind === "solidify"));
+      if (solid) {
+        await page.goto(`${base}version/${solid.version}.html`);
+        assert.match(
+          await page.evaluate<string>(`document.body.innerText`),
+          /graft g\w+ tentative -> permanent/,
+        );
+      }
       // Results as bars: one per task type and variant.
       await page.goto(`${base}results/1.html`);
       const report = JSON.parse(await Deno.readTextFile(results));

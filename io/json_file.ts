@@ -73,6 +73,29 @@ export async function readJsonFile(path: string): Promise<unknown> {
 }
 
 /**
+ * Reads a JSON file and validates it with `schema`: an invalid value is an
+ * {@linkcode InputFileError} naming the file, `what` it should be and the
+ * field at fault.
+ *
+ * @example Usage
+ * ```ts ignore
+ * const skill = await readJsonFileAs("versions/1/craft.json", SkillSchema, "skill");
+ * // throws "versions/1/craft.json: Invalid skill at "nodes.0.kind": ..."
+ * ```
+ */
+export async function readJsonFileAs<T>(
+  path: string,
+  schema: z.ZodType<T>,
+  what: string,
+): Promise<T> {
+  const parsed = schema.safeParse(await readJsonFile(path));
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const at = issue.path.length > 0 ? ` at "${issue.path.join(".")}"` : "";
+  throw new InputFileError(path, `Invalid ${what}${at}: ${issue.message}`);
+}
+
+/**
  * Writes a text file atomically: a temporary file in the same directory,
  * then a rename over the target.
  *

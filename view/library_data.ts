@@ -7,7 +7,7 @@
  * @module
  */
 import { type Skill, SkillSchema } from "../dsl/graph/schema.ts";
-import { InputFileError, parseJsonLine, readJsonFile } from "../io/json_file.ts";
+import { InputFileError, parseJsonLine, readJsonFileAs } from "../io/json_file.ts";
 import { type ActionModelData, ActionModelSchema } from "../runtime/learn/action_model.ts";
 import { LibraryIndexSchema } from "../runtime/store/library.ts";
 import { type HistoryEntry, HistoryEntrySchema } from "../runtime/store/library_store.ts";
@@ -42,15 +42,7 @@ export async function readLibraryData(dir: string): Promise<LibraryData> {
   if (dir.startsWith("kv:")) {
     throw new InputFileError(dir, "The viewer reads library directories, not Deno KV libraries");
   }
-  const indexPath = `${dir}/index.json`;
-  const index = LibraryIndexSchema.safeParse(await readJsonFile(indexPath));
-  if (!index.success) {
-    const issue = index.error.issues[0];
-    throw new InputFileError(
-      indexPath,
-      `Invalid library index at "${issue.path.join(".")}": ${issue.message}`,
-    );
-  }
+  const index = await readJsonFileAs(`${dir}/index.json`, LibraryIndexSchema, "library index");
   const history = await readHistory(`${dir}/history.jsonl`);
   const numbers: number[] = [];
   try {
@@ -76,35 +68,22 @@ export async function readLibraryData(dir: string): Promise<LibraryData> {
   const modelPath = `${dir}/action_model.json`;
   try {
     await Deno.stat(modelPath);
-    const parsed = ActionModelSchema.safeParse(await readJsonFile(modelPath));
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new InputFileError(
-        modelPath,
-        `Invalid action model at "${issue.path.join(".")}": ${issue.message}`,
-      );
-    }
-    actionModel = parsed.data;
+    actionModel = await readJsonFileAs(modelPath, ActionModelSchema, "action model");
   } catch (e) {
     if (!(e instanceof Deno.errors.NotFound)) throw e;
   }
   return {
     dir,
-    vocabulary: index.data.vocabulary,
-    version: index.data.version,
-    templates: index.data.templates ?? [],
+    vocabulary: index.vocabulary,
+    version: index.version,
+    templates: index.templates ?? [],
     versions,
     ...(actionModel ? { actionModel } : {}),
   };
 }
 
-async function readSkill(path: string): Promise<Skill> {
-  const parsed = SkillSchema.safeParse(await readJsonFile(path));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new InputFileError(path, `Invalid skill at "${issue.path.join(".")}": ${issue.message}`);
-  }
-  return parsed.data;
+function readSkill(path: string): Promise<Skill> {
+  return readJsonFileAs(path, SkillSchema, "skill");
 }
 
 async function readHistory(path: string): Promise<HistoryEntry[]> {

@@ -6,14 +6,14 @@
  *
  * @module
  */
-import { type Vocabulary, type VocabularyInput, VocabularySchema } from "../../dsl/vocabulary.ts";
+import { type Vocabulary, VocabularySchema } from "../../dsl/vocabulary.ts";
 import type {
   EnvironmentKit,
   Grounder,
   TaskListRequest,
   TaskSpec,
 } from "../../runtime/environment.ts";
-import { InputFileError, readJsonFile } from "../../io/json_file.ts";
+import { readJsonFileAs } from "../../io/json_file.ts";
 
 const vocabularyOnly = new WeakSet<EnvironmentKit>();
 
@@ -30,14 +30,8 @@ export function hasGrounderCode(kit: EnvironmentKit): boolean {
  *
  * @throws {InputFileError} Naming the file and the field that is wrong.
  */
-export async function readVocabularyFile(path: string): Promise<Vocabulary> {
-  const parsed = VocabularySchema.safeParse(await readJsonFile(path) as VocabularyInput);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const at = issue.path.length > 0 ? ` at "${issue.path.join(".")}"` : "";
-    throw new InputFileError(path, `Invalid vocabulary${at}: ${issue.message}`);
-  }
-  return parsed.data;
+export function readVocabularyFile(path: string): Promise<Vocabulary> {
+  return readJsonFileAs(path, VocabularySchema, "vocabulary");
 }
 
 /**

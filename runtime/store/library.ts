@@ -9,7 +9,12 @@ import { z } from "zod";
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
 import { mermaidToSkill } from "../../dsl/graph/mermaid.ts";
 import { compileSkill, formatIssues, type Program, type SkillSignature } from "../exec/program.ts";
-import { InputFileError, readJsonFile, writeTextFileAtomic } from "../../io/json_file.ts";
+import {
+  InputFileError,
+  readJsonFile,
+  readJsonFileAs,
+  writeTextFileAtomic,
+} from "../../io/json_file.ts";
 import { ActionModel } from "../learn/action_model.ts";
 import type { SkillResolver } from "../exec/interpreter.ts";
 import { type TaskTemplate, TaskTemplateSchema } from "../plan/task_template.ts";
@@ -147,21 +152,14 @@ export async function loadSkillFile(path: string, vocab: Vocabulary): Promise<Pr
  */
 export async function readLibraryIndex(dir: string, vocab: Vocabulary): Promise<LibraryIndex> {
   const indexPath = `${dir}/index.json`;
-  const parsed = LibraryIndexSchema.safeParse(await readJsonFile(indexPath));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
+  const index = await readJsonFileAs(indexPath, LibraryIndexSchema, "library index");
+  if (index.vocabulary !== vocab.name) {
     throw new InputFileError(
       indexPath,
-      `Invalid library index at "${issue.path.join(".")}": ${issue.message}`,
+      `Library is for vocabulary "${index.vocabulary}" but the environment is "${vocab.name}"`,
     );
   }
-  if (parsed.data.vocabulary !== vocab.name) {
-    throw new InputFileError(
-      indexPath,
-      `Library is for vocabulary "${parsed.data.vocabulary}" but the environment is "${vocab.name}"`,
-    );
-  }
-  parsed.data.skills.forEach((s, i) => {
+  index.skills.forEach((s, i) => {
     for (const field of ["file", "mermaid"] as const) {
       const file = s[field];
       if (file !== undefined && !insideLibrary(file)) {
@@ -174,7 +172,7 @@ export async function readLibraryIndex(dir: string, vocab: Vocabulary): Promise<
       }
     }
   });
-  return parsed.data;
+  return index;
 }
 
 /**

@@ -7,9 +7,12 @@
 import { parseRunLog, type RunLog } from "../view/run_log.ts";
 import { readLibraryData } from "../view/library_data.ts";
 import { buildSite } from "../view/pages.ts";
-import { servePages, writePages } from "../view/site.ts";
+import { serveLibrary, writePages } from "../view/site.ts";
 import { InputFileError, parseJsonText } from "../io/json_file.ts";
 import { intFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
+import { kitFromFlag, parseEnvOptions } from "./_tasks.ts";
+import type { TaskSpec } from "../runtime/environment.ts";
+import { agentRunLog } from "../view/agent_run.ts";
 
 const HELP =
   `Usage: deno task view --lib <dir> [--run <file>]... [--results <file>]... [--port <p> | --out <dir>]
@@ -30,6 +33,10 @@ Options:
   --results <file>    eval --json output or a bench results.json; may be
                       repeated
   --port <p>          serve on 127.0.0.1:<p> (default 8017; 0 picks a free one)
+  --env <env>         serving: the library's environment (as for eval); the page
+                      then runs the agent on a task you name (an id or a seed)
+                      and draws the run
+  --env-options <json>  options of that environment, e.g. a recipe directory
   --out <dir>         write the pages as a static site instead of serving
   -h, --help          show this help
 
@@ -47,6 +54,8 @@ export async function main(args: string[]): Promise<number> {
     results: { type: "string", multiple: true },
     port: { type: "string" },
     out: { type: "string" },
+    env: { type: "string" },
+    "env-options": { type: "string" },
     help: { type: "boolean", short: "h" },
   });
   if (flags.help) {
@@ -60,21 +69,29 @@ export async function main(args: string[]): Promise<number> {
   const library = await readLibraryData(flags.lib);
   const runs: RunLog[] = [];
   for (const file of flags.run ?? []) runs.push(parseRunLog(await readText(file), file));
-  const results = [];
+  const results: { source: string; data: unknown }[] = [];
   for (const file of flags.results ?? []) {
     results.push({ source: file, data: parseJsonText(await readText(file), file) });
   }
-  const pages = buildSite({ library, runs, results });
+  if (flags.env !== undefined && flags.out !== undefined) {
+    throw new UsageError("--env runs tasks from the served page: drop --out");
+  }
+  const kit = flags.env !== undefined ? await kitFromFlag(flags.env) : undefined;
+  const envOptions = parseEnvOptions(flags["env-options"]);
   if (flags.out !== undefined) {
+    const pages = buildSite({ library, runs, results });
     await writePages(pages, flags.out);
     console.log(`Wrote ${pages.size} pages to ${flags.out} (open ${flags.out}/index.html)`);
     return 0;
   }
   const port = intFlag("port", flags.port, 8017, 65535);
   if (port < 0) throw new UsageError(`--port must be 0-65535, got "${flags.port}"`);
-  const server = servePages(pages, { port });
+  const server = serveLibrary({ library, runs, results }, {
+    port,
+    ...(kit ? { runTask: (task: TaskSpec) => agentRunLog(kit, flags.lib!, task, envOptions) } : {}),
+  });
   console.log(
-    `Serving ${pages.size} pages at http://127.0.0.1:${server.addr.port}/ (Ctrl-C stops)`,
+    `Serving the library at http://127.0.0.1:${server.addr.port}/ (Ctrl-C stops)`,
   );
   await server.finished;
   return 0;

@@ -21,6 +21,8 @@ export interface SiteInput {
   runs?: RunLog[];
   /** `eval --json` or `bench` output, parsed, with its file name. */
   results?: { source: string; data: unknown }[];
+  /** The server can run the agent on a task from the library page (not in a static site). */
+  runnable?: boolean;
 }
 
 const STYLE = `
@@ -163,6 +165,11 @@ export function buildSite(input: SiteInput): Map<string, string> {
           }</td><td>${e.successes} ok, ${e.failures} rejected</td></tr>`
         ).join("")
       }</table>`,
+    );
+  }
+  if (input.runnable) {
+    parts.push(
+      `<h2>Run the agent</h2><form method="post" action="run"><input name="task" placeholder="task id or seed" required> <button type="submit">run</button></form>`,
     );
   }
   if (input.runs?.length) {

@@ -13,7 +13,7 @@ export interface RunStep {
   skill: string;
   depth: number;
   node: string;
-  kind: "think" | "act" | "observe" | "end" | "decide";
+  kind: "think" | "act" | "observe" | "end" | "decide" | "call";
   text: string;
 }
 
@@ -91,6 +91,18 @@ export function parseRunLog(text: string, source: string): RunLog {
         node: data.node,
         kind: "decide",
         text: String(data.text ?? ""),
+      });
+      continue;
+    }
+    if (data.type === "call" && program && typeof data.node === "string" && data.level === 0) {
+      // A call the task program made from one of its nodes.
+      visit(program, 0, data.node);
+      log.steps.push({
+        skill: program,
+        depth: -1,
+        node: data.node,
+        kind: "call",
+        text: `${String(data.skill)}(${JSON.stringify(data.args ?? {})})`,
       });
       continue;
     }

@@ -64,6 +64,8 @@ interface Attempt {
   /** Whether background knowledge was asked, and the facts assumed from its answer. */
   asked: boolean;
   assumed: Atom[];
+  /** The task program's node that made the call, when one did. */
+  node?: string;
 }
 
 /** What a repair led to: run again, try the next repair, or the call's result. */
@@ -76,6 +78,7 @@ export async function* achieve(
   level: number,
   stack: readonly string[],
   reason: CallReason,
+  node?: string,
 ): AsyncGenerator<AgentEvent, boolean> {
   const base = ctx.options.library.get(call.skill)!;
   const a: Attempt = {
@@ -93,6 +96,7 @@ export async function* achieve(
     provided: new Map(),
     asked: false,
     assumed: [],
+    ...(node !== undefined ? { node } : {}),
   };
   const { tally } = ctx;
   while (true) {
@@ -108,6 +112,7 @@ export async function* achieve(
       skill: call.skill,
       args: call.args,
       reason: a.reason,
+      ...(a.node !== undefined ? { node: a.node } : {}),
       ...(a.tolerated.size > 0 ? { tolerate: describeTolerated(a.tolerated) } : {}),
       ...(a.avoid.size > 0 ? { avoid: [...a.avoid] } : {}),
     };

@@ -180,6 +180,8 @@ export type AgentEvent =
     skill: string;
     args: Record<string, Value>;
     reason: "template" | "subgoal" | "retry" | "route";
+    /** The task program's node that made the call, when one did. */
+    node?: string;
     /** On a retry: the nodes whose rejection is tolerated, with their objects. */
     tolerate?: string;
     /** On a retry: values select_one no longer chooses (they were in rejected actions). */

@@ -74,7 +74,7 @@ async function* runTaskProgram(ctx: AgentContext, plan: Plan): AsyncGenerator<Ag
       if (skip) yield skipped(call, skip.condition!);
       else {
         progressed = true;
-        const ok = yield* achieve(ctx, call, 0, [], "template");
+        const ok = yield* achieve(ctx, call, 0, [], "template", out.node);
         if (!ok && !tally.done) {
           reason = tally.budget ?? spent(ctx) ?? `${call.skill} could not be achieved`;
           break;

@@ -97,6 +97,13 @@ export class Page {
     await loaded;
   }
 
+  /** Runs `expression` (which navigates, e.g. submits a form) and waits for the next page's load. */
+  async navigateBy(expression: string): Promise<void> {
+    const loaded = this.#cdp.once("Page.loadEventFired");
+    await this.evaluate(expression);
+    await loaded;
+  }
+
   /** The value of a JavaScript expression evaluated in the page. */
   async evaluate<T>(expression: string): Promise<T> {
     const r = await this.#cdp.send<{

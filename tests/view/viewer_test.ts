@@ -8,7 +8,8 @@ import { layoutSkill, loopBodies } from "../../view/layout.ts";
 import { type LibraryData, readLibraryData } from "../../view/library_data.ts";
 import { buildSite } from "../../view/pages.ts";
 import { parseRunLog } from "../../view/run_log.ts";
-import { servePages } from "../../view/site.ts";
+import { serveLibrary } from "../../view/site.ts";
+import { agentRunLog } from "../../view/agent_run.ts";
 import { skillSvg } from "../../view/svg.ts";
 import { runCli } from "../cli/_run.ts";
 import { Browser, chromiumPath } from "./_chromium.ts";
@@ -212,14 +213,14 @@ Deno.test({
     const { dir, run, results } = await honedLibrary();
     const library = await readLibraryData(dir);
     const log = await Deno.readTextFile(run);
-    const pages = buildSite({
+    const shots = Deno.env.get("SKILLC_SCREENSHOTS") ?? await Deno.makeTempDir();
+    await Deno.mkdir(shots, { recursive: true });
+    // Served with a form that runs the agent on the deploy library.
+    const server = serveLibrary({
       library,
       runs: [parseRunLog(log, "run.jsonl")],
       results: [{ source: "eval --hone", data: JSON.parse(await Deno.readTextFile(results)) }],
-    });
-    const shots = Deno.env.get("SKILLC_SCREENSHOTS") ?? await Deno.makeTempDir();
-    await Deno.mkdir(shots, { recursive: true });
-    const server = servePages(pages, { port: 0 });
+    }, { port: 0, runTask: (task) => agentRunLog(deployKit, dir, task, {}) });
     const base = `http://127.0.0.1:${server.addr.port}/`;
     const browser = await Browser.launch(chromium!);
     try {
@@ -256,6 +257,33 @@ Deno.test({
       );
       assert.equal(stepped, third);
       await page.screenshot(`${shots}/run.png`);
+      // The task program's nodes: its bindings and the calls it made.
+      const program = log.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l))
+        .find((d) => d.type === "plan").program as string;
+      const programVisited = await page.evaluate<string[]>(
+        `[...document.querySelectorAll('[data-run-skill="${program}"] g.node.visited')].map((g) => g.dataset.node)`,
+      );
+      const named = new Set<string>();
+      for (const line of log.split("\n").filter((l) => l !== "")) {
+        const d = JSON.parse(line);
+        if ((d.type === "decide" || d.type === "call") && d.node && (d.level ?? 0) === 0) {
+          named.add(d.node);
+        }
+      }
+      assert.ok(named.size >= 2);
+      assert.deepEqual(programVisited.sort(), [...named].sort());
+      // A run started from the page: the same task, drawn the same way.
+      await page.goto(`${base}index.html`);
+      await page.navigateBy(
+        `document.querySelector("input[name=task]").value = "3"; document.querySelector("form").submit()`,
+      );
+      assert.match(await page.evaluate<string>(`location.pathname`), /^\/run\/2\.html$/);
+      for (const skill of current.skills) {
+        const visited = await page.evaluate<string[]>(
+          `[...document.querySelectorAll('[data-run-skill="${skill.name}"] g.node.visited')].map((g) => g.dataset.node)`,
+        );
+        assert.deepEqual(visited.sort(), [...nodesRunIn(log, skill.name)].sort(), skill.name);
+      }
       // The version that grafted: its diff marks the graft's nodes as added.
       const { version, skill } = graftVersion(library);
       await page.goto(`${base}version/${version}.html`);

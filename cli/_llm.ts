@@ -13,6 +13,7 @@ import { hasGrounderCode } from "../environments/remote/vocabulary_kit.ts";
 import type { Trace } from "../dsl/trace.ts";
 import { groundTracesAhead } from "../llm/grounder.ts";
 import type { EnvironmentKit } from "../runtime/environment.ts";
+import type { EpisodeLlmUsage } from "../runtime/eval/evaluate.ts";
 import { UsageError } from "./_cli.ts";
 
 /** The flags, for `parseFlags`. */
@@ -110,13 +111,10 @@ export function requireGrounding(
 }
 
 /** One line of a model's use: calls, tokens and rejected answers. */
-export function describeLlmUse(
-  usage: { calls: number; promptTokens: number; completionTokens: number; cached: number },
-  rejected: number,
-): string {
-  return `${usage.calls} LLM calls (${usage.cached} from the cache), ${
-    usage.promptTokens + usage.completionTokens
-  } tokens, ${rejected} answers rejected`;
+export function describeLlmUse(calls: number, llm: EpisodeLlmUsage): string {
+  return `${calls} LLM calls (${llm.cached} from the cache), ${
+    llm.promptTokens + llm.completionTokens
+  } tokens, ${llm.rejected.length} answers rejected`;
 }
 
 /**

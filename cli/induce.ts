@@ -14,6 +14,7 @@ import { localKit } from "../environments/remote/kit.ts";
 import { intFlag, MAX_COUNT, parseFlags, runMain, UsageError } from "./_cli.ts";
 import type { LlmClient } from "../llm/client.ts";
 import {
+  describeLlmUse,
   groundedForInduction,
   LLM_FLAGS,
   LLM_HELP,
@@ -216,9 +217,14 @@ export async function main(args: string[]): Promise<number> {
         segments: o.before.segments,
       })),
     };
-    progress(
-      `  ${usage.calls} LLM calls (${usage.cached} from the cache), ${usage.promptTokens} + ${usage.completionTokens} tokens`,
-    );
+    progress(`  ${
+      describeLlmUse(usage.calls, {
+        promptTokens: usage.promptTokens,
+        completionTokens: usage.completionTokens,
+        cached: usage.cached,
+        rejected: llm.episodeRejections(),
+      })
+    }`);
   }
   const result = compiled.induction;
   const templates = compiled.templates;

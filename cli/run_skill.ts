@@ -227,7 +227,7 @@ export async function main(argv: string[]): Promise<number> {
       `Result: ${result.outcome} in ${result.actions} actions, ${result.steps} steps` +
         (result.episodeDone ? `, episode ended with reward ${result.reward}` : ""),
     );
-    if (use) console.log(`LLM: ${describeUse(use)}`);
+    if (use) console.log(`LLM: ${describeLlmUse(use.calls, use.llm)}`);
   }
   return result.outcome === "success" ? 0 : 1;
 }
@@ -298,7 +298,7 @@ async function runAgentMain(
       ? JSON.stringify({ result, changes, ...(use ? { llm: llmRecord(use) } : {}) })
       : formatAgentResult(result),
   );
-  if (!opts.json && use) console.log(`LLM: ${describeUse(use)}`);
+  if (!opts.json && use) console.log(`LLM: ${describeLlmUse(use.calls, use.llm)}`);
   if (!opts.json && store) {
     console.log(
       changes.length === 0
@@ -326,19 +326,6 @@ function kitKnowledgeOrUsage(
 /** A run's model use as its JSON result reports it (as eval's episode records do). */
 function llmRecord(use: ReturnType<EpisodeModel["usage"]>) {
   return { calls: use.calls, ...use.llm };
-}
-
-/** A run's model use in words. */
-function describeUse(use: ReturnType<EpisodeModel["usage"]>): string {
-  return describeLlmUse(
-    {
-      calls: use.calls,
-      promptTokens: use.llm.promptTokens,
-      completionTokens: use.llm.completionTokens,
-      cached: use.llm.cached,
-    },
-    use.llm.rejected.length,
-  );
 }
 
 function parseArgsJson(text: string): Record<string, Value> {

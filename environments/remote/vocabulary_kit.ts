@@ -14,6 +14,7 @@ import type {
   TaskSpec,
 } from "../../runtime/environment.ts";
 import { readJsonFileAs } from "../../io/json_file.ts";
+import { rejectSelectors } from "../../runtime/eval/task_lists.ts";
 
 const vocabularyOnly = new WeakSet<EnvironmentKit>();
 
@@ -64,14 +65,11 @@ export function vocabularyKit(name: string, vocabulary: Vocabulary): Environment
     },
     taskList(request: TaskListRequest): TaskSpec[] {
       const { split: _split, n, seed, ...selectors } = request;
-      const unknown = Object.keys(selectors);
-      if (unknown.length > 0) {
-        throw new RangeError(
-          `Environment "${name}" lists the server's task numbers only; unknown selector "${
-            unknown[0]
-          }"`,
-        );
-      }
+      rejectSelectors(
+        `Environment "${name}"`,
+        selectors,
+        "only n and seed: the server's task numbers",
+      );
       const first = seed ?? 0;
       return Array.from({ length: n ?? 10 }, (_, i) => ({ seed: first + i }));
     },

@@ -136,8 +136,11 @@ export const textcraftKit: EnvironmentKit = {
       );
     }
     if (mix === "real") {
-      if (depths !== undefined || split === "train") {
-        throw new RangeError('TextCraft mix "real" is the unseen split\'s own: drop depths');
+      if (split === "train") {
+        throw new RangeError('TextCraft mix "real" is the unseen split\'s: not with split "train"');
+      }
+      if (depths !== undefined) {
+        throw new RangeError('TextCraft mix "real" chooses the depths itself: drop depths');
       }
       return realMix(n, seed);
     }

@@ -46,7 +46,8 @@ export class RecipeKnowledge implements KnowledgeSource {
       })),
     ];
     if (lines.length === 0) return Promise.resolve(undefined);
-    const listing = new TextCraftGrounder().initial(
+    // Read as the environment's grounder reads a listing: families from the same data.
+    const listing = new TextCraftGrounder({ book: this.#book }).initial(
       `Crafting commands:\n${lines.join("\n")}`,
       "",
     ).delta;

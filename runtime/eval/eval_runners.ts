@@ -50,7 +50,7 @@ export interface AgentRunnerOptions {
   onEvent?: (event: AgentEvent) => void;
   /**
    * Background knowledge the agent asks when the facts offer no way (see
-   * `knowledge.ts`); a model's knowledge role, when it has one, comes first.
+   * `knowledge.ts`); a model's knowledge role, when it has one, replaces it.
    */
   knowledge?: KnowledgeSource;
   /**
@@ -128,11 +128,7 @@ export function agentRunner(options: AgentRunnerOptions): EpisodeRunner {
         }
       } catch (e) {
         if (!model) throw e;
-        const { calls, llm } = model.usage();
-        throw new EpisodeError(e instanceof Error ? e.message : String(e), {
-          llmCalls: calls,
-          llm,
-        });
+        throw new EpisodeError(e instanceof Error ? e.message : String(e), usageOf(model));
       } finally {
         // Even an episode cut short by an error leaves what the honer learned in the library.
         await honing?.endEpisode();
@@ -145,13 +141,19 @@ export function agentRunner(options: AgentRunnerOptions): EpisodeRunner {
         plannedActions: result.plannedActions,
         skillCalls: result.skillCalls,
         steps: result.steps,
-        ...(model ? { llmCalls: model.usage().calls, llm: model.usage().llm } : { llmCalls: 0 }),
+        ...(model ? usageOf(model) : { llmCalls: 0 }),
         stop: result.stop,
         ...(taskId !== undefined ? { taskId } : {}),
         ...(taskType !== undefined ? { taskType } : {}),
       };
     },
   };
+}
+
+/** An episode's model calls as its outcome reports them. */
+function usageOf(model: EpisodeModel): Pick<EpisodeOutcome, "llmCalls" | "llm"> {
+  const { calls, llm } = model.usage();
+  return { llmCalls: calls, llm };
 }
 
 /**

@@ -11,10 +11,11 @@ import { loadEnvironmentKit } from "../environments/registry.ts";
 import { localKit, parseRemoteName, REMOTE_PREFIX, remoteKit } from "../environments/remote/kit.ts";
 import { readVocabularyFile, vocabularyKit } from "../environments/remote/vocabulary_kit.ts";
 import { InputFileError } from "../io/json_file.ts";
-import type { EnvironmentKit, TaskSpec } from "../runtime/environment.ts";
+import { checkEnvOptions, type EnvironmentKit, type TaskSpec } from "../runtime/environment.ts";
 import { generateExpertTraces } from "../runtime/eval/expert_traces.ts";
 import { demonstrationTasksOf, taskListOf, taskSpecCheckOf } from "../runtime/eval/task_lists.ts";
 import type { TaskSpecCheck } from "../runtime/eval/task_specs.ts";
+import type { ActionModel } from "../runtime/learn/action_model.ts";
 import { UsageError } from "./_cli.ts";
 
 export { spreadTasks as spread } from "../runtime/eval/task_lists.ts";
@@ -159,8 +160,16 @@ export async function builtinTraces(
   });
 }
 
-/** The JSON object of `--env-options` (empty when not given). */
-export function parseEnvOptions(text: string | undefined): Record<string, unknown> {
+/**
+ * The JSON object of `--env-options` (empty when not given), checked
+ * against the options `kit` declares when it is given.
+ *
+ * @throws {UsageError} When the text is no JSON object, or an option is unknown or of the wrong type.
+ */
+export function parseEnvOptions(
+  text: string | undefined,
+  kit?: EnvironmentKit,
+): Record<string, unknown> {
   if (text === undefined) return {};
   let value: unknown;
   try {
@@ -171,5 +180,27 @@ export function parseEnvOptions(text: string | undefined): Record<string, unknow
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new UsageError(`--env-options must be a JSON object, got "${text}"`);
   }
+  const wrong = kit && checkEnvOptions(kit, value as Record<string, unknown>);
+  if (wrong) throw new UsageError(`--env-options: ${wrong}`);
   return value as Record<string, unknown>;
+}
+
+/**
+ * Refuses a library whose action model started from rules the environment
+ * states when the environment is told to state none (PDDL's `rules:
+ * "learned"`): the agent would know what it was meant to learn.
+ *
+ * @throws {UsageError} Naming the library and what to do.
+ */
+export function checkStatedRules(
+  kit: EnvironmentKit,
+  envOptions: Record<string, unknown>,
+  model: ActionModel | undefined,
+  lib: string,
+): void {
+  if (!model?.stated || !kit.actionRules || kit.actionRules(envOptions) !== undefined) return;
+  throw new UsageError(
+    `${lib} was induced with the environment's stated action rules, which --env-options ` +
+      `${JSON.stringify(envOptions)} withholds; induce it again with the same --env-options`,
+  );
 }

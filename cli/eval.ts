@@ -25,6 +25,7 @@ import {
 import { defaultRuntimeRoles, episodeModels, RUNTIME_ROLES } from "../llm/episode.ts";
 import {
   builtinTraces,
+  checkStatedRules,
   envHelp,
   kitFromFlag,
   parseEnvOptions,
@@ -199,7 +200,7 @@ export async function main(args: string[]): Promise<number> {
       "--hone learns from each episode before the next: drop --concurrency or --hone",
     );
   }
-  const envOptions = parseEnvOptions(flags["env-options"]);
+  const envOptions = parseEnvOptions(flags["env-options"], kit);
   const maxActions = optionalPositive("max-actions", flags["max-actions"]);
   const maxSkillCalls = optionalPositive("max-skill-calls", flags["max-skill-calls"]);
   const remote = kit.name.startsWith(REMOTE_PREFIX);
@@ -250,6 +251,7 @@ export async function main(args: string[]): Promise<number> {
   let store: LibraryStore | undefined;
   if (flags.lib) {
     const opened = await openLibrary(flags.lib, kit.vocabulary, { hone: flags.hone === true });
+    checkStatedRules(kit, envOptions, opened.actionModel, flags.lib);
     store = opened.store;
     library = opened;
     honing = opened.honing;

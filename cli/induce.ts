@@ -82,6 +82,10 @@ ${LLM_HELP}
   --no-crossover      do not share guarded steps between skills
   --linear            induce linear parameterized scripts (no loops, no
                       branches): the baseline without control flow
+  --policy            also learn a decision-list policy per task type (rules
+                      "in a state like this, take this action", consistent
+                      with every demonstrated decision) and make it the
+                      task's program
   --overwrite         replace an existing library instead of adding a version
   --explain           print every operator application and why it was accepted
   --json              print the summary as one JSON object
@@ -106,6 +110,7 @@ export async function main(args: string[]): Promise<number> {
     lambda: { type: "string" },
     "no-crossover": { type: "boolean" },
     linear: { type: "boolean" },
+    policy: { type: "boolean" },
     overwrite: { type: "boolean" },
     explain: { type: "boolean" },
     json: { type: "boolean" },
@@ -154,7 +159,7 @@ export async function main(args: string[]): Promise<number> {
   let llmSummary: LlmSummary | undefined;
   // The environment's options also tell its grounder its data (TextCraft's recipe set).
   const envOptions = {
-    ...parseEnvOptions(flags["env-options"]),
+    ...parseEnvOptions(flags["env-options"], kit),
     ...(flags.recipes ? { recipes: flags.recipes } : {}),
   };
   let inducing = await groundedForInduction(
@@ -186,6 +191,7 @@ export async function main(args: string[]): Promise<number> {
     lambda,
     crossover: !flags["no-crossover"],
     linear: flags.linear,
+    policy: flags.policy === true,
     explain: flags.explain ? (line) => console.log(`  ${line}`) : undefined,
     explainTemplates: flags.explain ? (line) => console.log(`  template ${line}`) : undefined,
     onGroup: (i, n, name) => progress(`  [${i + 1}/${n}] ${name}`),
@@ -274,7 +280,7 @@ async function builtin(
   return await builtinTraces(kit, {
     ...(flags.count !== undefined ? { count: intFlag("count", flags.count, 1, MAX_COUNT) } : {}),
     envOptions: {
-      ...parseEnvOptions(flags["env-options"]),
+      ...parseEnvOptions(flags["env-options"], kit),
       ...(flags.recipes ? { recipes: flags.recipes } : {}),
     },
     onProgress: (done, total) => {

@@ -19,7 +19,14 @@ import type { Value } from "../dsl/facts.ts";
 import { parseJsonText } from "../io/json_file.ts";
 import { intFlag, MAX_COUNT, parseFlags, runMain, UsageError } from "./_cli.ts";
 import { episodeBudgets } from "../runtime/eval/task_lists.ts";
-import { envHelp, kitFromFlag, parseEnvOptions, taskList, taskSpecCheck } from "./_tasks.ts";
+import {
+  checkStatedRules,
+  envHelp,
+  kitFromFlag,
+  parseEnvOptions,
+  taskList,
+  taskSpecCheck,
+} from "./_tasks.ts";
 import {
   describeLlmUse,
   LLM_FLAGS,
@@ -155,7 +162,7 @@ export async function main(argv: string[]): Promise<number> {
     : parseTask(flags.task ?? "0", flags.depth);
   const maxSteps = intFlag("max-steps", flags["max-steps"], 500);
   const envOptions = {
-    ...parseEnvOptions(flags["env-options"]),
+    ...parseEnvOptions(flags["env-options"], kit),
     ...(flags.recipes !== undefined ? { recipes: flags.recipes } : {}),
   };
   if (!flags.skill) {
@@ -254,6 +261,7 @@ async function runAgentMain(
   // committed to the library as a new version when the episode ends.
   const opened = await openLibrary(dir, kit.vocabulary, { hone: opts.hone });
   const { templates, actionModel: model, library } = opened;
+  checkStatedRules(kit, envOptions, model, dir);
   const session = opened.honing;
   const store = opts.hone ? opened.store : undefined;
   if (templates.length === 0 && !opts.json) {

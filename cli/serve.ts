@@ -47,8 +47,8 @@ export async function main(args: string[]): Promise<number> {
   if (port < 0 || port > 65535) throw new UsageError(`--port must be 0-65535, got "${port}"`);
   const hostname = flags.hostname ?? "127.0.0.1";
   if (hostname.trim() === "") throw new UsageError("--hostname must not be empty");
-  const envOptions = parseEnvOptions(flags["env-options"]);
   const kit = await kitFromFlag(flags.env);
+  const envOptions = parseEnvOptions(flags["env-options"], kit);
   try {
     // Fail now, not on the first request, when the options are wrong.
     await kit.create(envOptions).close?.();

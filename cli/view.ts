@@ -77,7 +77,7 @@ export async function main(args: string[]): Promise<number> {
     throw new UsageError("--env runs tasks from the served page: drop --out");
   }
   const kit = flags.env !== undefined ? await kitFromFlag(flags.env) : undefined;
-  const envOptions = parseEnvOptions(flags["env-options"]);
+  const envOptions = parseEnvOptions(flags["env-options"], kit);
   if (flags.out !== undefined) {
     const pages = buildSite({ library, runs, results });
     await writePages(pages, flags.out);

@@ -36,13 +36,15 @@ export function transitionsOf(traces: readonly Trace[], kit: EnvironmentKit): Tr
 
 /**
  * Learns an action model from the steps of recorded traces, starting from
- * the rules the kit states (`kit.actionRules`) when it has them.
+ * the rules the kit states (`kit.actionRules`) when it states some (a kit
+ * may be told to state none, e.g. a PDDL kit with `rules: "learned"`).
  */
 export function learnActionModelFromTraces(
   traces: readonly Trace[],
   kit: EnvironmentKit,
 ): ActionModel {
   const transitions = transitionsOf(traces, kit);
-  if (!kit.actionRules) return ActionModel.learn(kit.vocabulary, transitions);
-  return ActionModel.fromJSON(kit.actionRules(), kit.vocabulary).update(transitions);
+  const stated = kit.actionRules?.();
+  if (!stated) return ActionModel.learn(kit.vocabulary, transitions);
+  return ActionModel.fromJSON(stated, kit.vocabulary).update(transitions);
 }

@@ -15,12 +15,18 @@ import type { TaskTemplate } from "../runtime/plan/task_template.ts";
 import { learnActionModelFromTraces } from "./action_model_from_traces.ts";
 import { type InduceOptions, induceSkills, type Induction, segmentGroups } from "./induce.ts";
 import { learnTemplates } from "./templates.ts";
+import { inducePolicies } from "./policy/induce_policy.ts";
 import { writeLibrary } from "./write_library.ts";
 
 /** Options of {@linkcode compileTraces}. */
 export interface CompileOptions extends InduceOptions {
   /** Receives one line per template decision (the templates' `--explain`). */
   explainTemplates?: (line: string) => void;
+  /**
+   * Also learn a decision-list policy per task type (`policy/`) and make
+   * it the task's program. @default false
+   */
+  policy?: boolean;
 }
 
 /** A compiled library, in memory. */
@@ -57,7 +63,7 @@ export function compileTraces(
   options: CompileOptions = {},
 ): CompiledLibrary {
   const started = performance.now();
-  const { explainTemplates, ...induceOptions } = options;
+  const { explainTemplates, policy, ...induceOptions } = options;
   // Grounded and segmented once, for the skills and the task templates.
   const segmented = induceOptions.segmented ?? segmentGroups(traces, kit);
   const induction = induceSkills(traces, kit, { ...induceOptions, segmented });
@@ -67,6 +73,27 @@ export function compileTraces(
     skills: skills.map((s) => s.name),
     ...(explainTemplates ? { explain: explainTemplates } : {}),
   });
+  if (policy) {
+    for (
+      const induced of inducePolicies(segmented.grounded, kit.vocabulary, {
+        ...(explainTemplates ? { explain: explainTemplates } : {}),
+      })
+    ) {
+      skills.push(induced.skill);
+      const template = templates.find((t) => t.type === induced.type);
+      if (template) template.program = induced.program;
+      else {
+        templates.push({
+          type: induced.type,
+          traces: induced.traces,
+          steps: [],
+          support: 0,
+          alternatives: [],
+          program: induced.program,
+        });
+      }
+    }
+  }
   const actionModel = learnActionModelFromTraces(traces, kit);
   const library = compileSkills(
     skills.map((s) => ({ data: s, source: `induced skill "${s.name}"` })),

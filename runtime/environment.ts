@@ -246,10 +246,12 @@ export interface EnvironmentKit {
    * data: the preconditions and effects its rules text states (the PDDL
    * kit's come from the domain, as AgentBoard's instruction states them to
    * its agent). Induction starts the library's action model from them and
-   * refines it with the traces; without it, the model is learned from the
-   * traces alone.
+   * refines it with the traces; without it (or when it returns
+   * `undefined` for the options, e.g. PDDL's `rules: "learned"`), the
+   * model is learned from the traces alone. `options` are those `create`
+   * was given (bound by {@linkcode withEnvOptions}).
    */
-  actionRules?(): ActionModelData;
+  actionRules?(options?: Record<string, unknown>): ActionModelData | undefined;
   /**
    * Background knowledge from the environment's own data (e.g. the full
    * recipe set), created with the same options as `create`: what the agent
@@ -264,7 +266,41 @@ export interface EnvironmentKit {
 }
 
 /**
- * A copy of the kit whose `grounder()` and `knowledge()` get `options`,
+ * Checks options meant for `kit.create` against the options the kit
+ * declares ({@linkcode EnvironmentKit.options}): each must be known and of
+ * its declared JSON type.
+ *
+ * @returns `undefined` when they fit, else what is wrong, naming the known options.
+ *
+ * @example Usage
+ * ```ts ignore
+ * checkEnvOptions(textcraftKit, { rule: "x" });
+ * // 'textcraft has no option "rule"; its options: recipes (string), maxDistractors (number)'
+ * ```
+ */
+export function checkEnvOptions(
+  kit: EnvironmentKit,
+  options: Readonly<Record<string, unknown>>,
+): string | undefined {
+  const known = kit.options ?? {};
+  const list = Object.entries(known).map(([name, o]) => `${name} (${o.type})`).join(", ");
+  for (const [name, value] of Object.entries(options)) {
+    const decl = Object.hasOwn(known, name) ? known[name] : undefined;
+    if (!decl) {
+      return `${kit.name} has no option "${name}"; ${
+        list === "" ? "it takes none" : `its options: ${list}`
+      }`;
+    }
+    const type = value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
+    if (type !== decl.type) {
+      return `${kit.name}'s option "${name}" must be a ${decl.type} (${decl.doc}), got ${type}`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A copy of the kit whose `grounder()`, `knowledge()` and `actionRules()` get `options`,
  * the options its environments are created with: a grounder that reads the
  * environment's data then reads the same data. (A copy: what is looked up
  * by the kit itself, such as a remote kit's local twin, needs the original.)
@@ -281,9 +317,13 @@ export function withEnvOptions(
 ): EnvironmentKit {
   if (Object.keys(options).length === 0) return kit;
   const knowledge = kit.knowledge?.bind(kit);
+  const actionRules = kit.actionRules?.bind(kit);
   return {
     ...kit,
     grounder: (more?: Record<string, unknown>) => kit.grounder({ ...options, ...more }),
+    ...(actionRules
+      ? { actionRules: (more?: Record<string, unknown>) => actionRules({ ...options, ...more }) }
+      : {}),
     ...(knowledge
       ? { knowledge: (more?: Record<string, unknown>) => knowledge({ ...options, ...more }) }
       : {}),

@@ -221,6 +221,41 @@ class Evaluator {
     }
   }
 
+  /**
+   * The candidates that can satisfy the body: when a conjunct of the body
+   * is an atom over the bound variable whose other arguments are known,
+   * only the objects the facts hold it of (in the domain's order, so the
+   * result is what trying every candidate would give, found faster).
+   */
+  private narrow(e: Extract<Expr, { kind: "quant" }>, scope: Scope, candidates: Value[]): Value[] {
+    if (candidates.length < NARROW_FROM) return candidates;
+    for (const c of conjuncts(e.body)) {
+      if (c.kind !== "call" || !own(this.env.vocab.predicates, c.name)) continue;
+      const at: number[] = [];
+      const pattern: (AtomArg | null)[] = [];
+      let known = true;
+      c.args.forEach((a, i) => {
+        if (a.kind === "var" && a.name === e.var) {
+          at.push(i);
+          pattern.push(null);
+        } else if (a.kind === "var" && scope.has(a.name)) {
+          const v = scope.get(a.name);
+          if (typeof v === "string" || typeof v === "number") pattern.push(v);
+          else known = false;
+        } else if (a.kind === "str" || a.kind === "num") pattern.push(a.value);
+        else known = false;
+      });
+      if (!known || at.length === 0) continue;
+      const allowed = new Set<Value>();
+      for (const atom of this.env.facts.query(c.name, pattern)) {
+        const v = atom.args[at[0]];
+        if (at.every((i) => atom.args[i] === v)) allowed.add(v);
+      }
+      return candidates.filter((x) => allowed.has(x));
+    }
+    return candidates;
+  }
+
   /** The candidates a quantifier ranges over, in a deterministic order. */
   private domain(e: Extract<Expr, { kind: "quant" }>, scope: Scope): Value[] {
     if (e.domain.kind === "in") {
@@ -238,7 +273,7 @@ class Evaluator {
   }
 
   private quant(e: Extract<Expr, { kind: "quant" }>, scope: Scope): Value {
-    const candidates = this.domain(e, scope);
+    const candidates = this.narrow(e, scope, this.domain(e, scope));
     const inner = new Map(scope);
     const holds = (c: Value): boolean => {
       if (--this.#left < 0) {
@@ -272,6 +307,16 @@ class Evaluator {
       }
     }
   }
+}
+
+/** Domains smaller than this are tried in full: looking the atoms up would not pay. */
+const NARROW_FROM = 8;
+
+/** The conjuncts of an expression (itself when it is no conjunction), left to right. */
+function conjuncts(e: Expr): Expr[] {
+  return e.kind === "binary" && e.op === "and"
+    ? [...conjuncts(e.left), ...conjuncts(e.right)]
+    : [e];
 }
 
 /**

@@ -26,6 +26,7 @@ import { parseDomain, parseProblem, type PddlDomain } from "./parse.ts";
 import { pddlActionRules } from "./rules.ts";
 import { PddlEnv, type PddlTask } from "./env.ts";
 import { planPddl, serialPlan } from "./plan.ts";
+import { polishPlan } from "./polish.ts";
 import { rejectSelectors } from "../../runtime/eval/task_lists.ts";
 import { playExpert } from "../../runtime/eval/expert_traces.ts";
 import { GOAL_LINE, INVALID_ACTION, templateFor, type Templates } from "./text.ts";
@@ -126,10 +127,29 @@ class PddlExpert implements Expert {
   async solve(env: Environment, task: TaskSpec): Promise<Trace> {
     if (!(env instanceof PddlEnv)) throw new TypeError("The PDDL expert needs a PddlEnv");
     const reset = await env.reset(task);
-    const plan = serialPlan(env.world!) ?? planPddl(env.world!);
+    const world = env.world!;
+    const plan = serialPlan(world) ?? planPddl(world);
     if (!plan) throw new Error(`No plan found for ${reset.taskId}`);
-    return await playExpert(env, reset, plan.map(actionText));
+    return await playExpert(env, reset, polishPlan(world, world.initial(), plan).map(actionText));
   }
+}
+
+/** What the agent knows of the actions (the `rules` option). */
+export type PddlRules = "given" | "learned";
+
+/**
+ * The `rules` option of a PDDL kit, `"given"` by default.
+ *
+ * @throws {RangeError} For another value.
+ */
+export function rulesOption(options: Readonly<Record<string, unknown>>): PddlRules {
+  const { rules = "given" } = options;
+  if (rules !== "given" && rules !== "learned") {
+    throw new RangeError(
+      `PDDL option "rules" must be "given" or "learned", got ${JSON.stringify(rules)}`,
+    );
+  }
+  return rules;
 }
 
 /** The problems of a kit: id and text. */
@@ -169,10 +189,22 @@ export function pddlKit(
   return {
     name,
     vocabulary,
-    create: () => new PddlEnv(name, vocabulary, tasks, templates),
+    create: (options = {}) => {
+      rulesOption(options);
+      return new PddlEnv(name, vocabulary, tasks, templates);
+    },
     grounder: () => new PddlGrounder(domain, templates, typing.objects),
     expert: () => new PddlExpert(),
-    actionRules: () => pddlActionRules(domain, vocabulary),
+    actionRules: (options = {}) =>
+      rulesOption(options) === "given" ? pddlActionRules(domain, vocabulary) : undefined,
+    options: {
+      rules: {
+        type: "string",
+        doc: `"given" (the default): the agent knows the domain's action rules, as ` +
+          `AgentBoard's instruction states them, and may look ahead with them; "learned": ` +
+          `it knows only the action model learned from the demonstrations`,
+      },
+    },
     tasks: (options = {}) => options.split === "train" ? smallest.slice(0, 3) : [...all],
     taskList: ({ split, n, ...rest }: TaskListRequest) => {
       rejectSelectors("PDDL", rest);

@@ -1,11 +1,19 @@
 /**
  * A reader for the PDDL subset of STRIPS planning benchmarks: domains with
- * `:strips` and `:typing` (types with parents, typed or untyped
- * parameters, constants), predicates, and actions whose precondition is a
- * conjunction of literals (negated ones allowed) and whose effect is a
- * conjunction of added and deleted atoms; problems with objects, an
- * initial state of ground atoms and a conjunctive goal. Anything else is
- * an error naming the file, line and column and what was expected.
+ * `:strips` and `:typing` (types with parents, `either` types, typed or
+ * untyped parameters, constants), predicates, and actions whose
+ * precondition is a conjunction of literals (negated ones and equalities
+ * `(= ?a ?b)` allowed) and whose effect is a conjunction of added and
+ * deleted atoms; problems with objects, an initial state of ground atoms
+ * and a conjunctive goal. Anything else is an error naming the file, line
+ * and column and what was expected.
+ *
+ * pddlgym's convention is read too: a domain whose comment line
+ * `; (:actions name1 name2 ...)` names some of its predicates declares
+ * those as **action predicates**: each operator lists one first in its
+ * precondition, and no problem's `:init` holds them (pddlgym lets the
+ * agent choose them). They are dropped from the domain's predicates and
+ * preconditions, so the operators read as plain STRIPS.
  *
  * @module
  */
@@ -31,9 +39,23 @@ export class PddlError extends Error {
 /** A typed name: a parameter (`?x`) or an object. */
 export interface TypedName {
   name: string;
-  /** The declared type; `object` when untyped. */
+  /**
+   * The declared type; `object` when untyped; `(either a b)` is written
+   * `either a b` (see {@linkcode eitherTypes}).
+   */
   type: string;
 }
+
+/** The prefix of an `(either ...)` type's name. */
+const EITHER = "either ";
+
+/** The member types of an `either` type (`either a b` -> `[a, b]`), else `[type]`. */
+export function eitherTypes(type: string): string[] {
+  return type.startsWith(EITHER) ? type.slice(EITHER.length).split(" ") : [type];
+}
+
+/** The predicate of an equality literal `(= ?a ?b)`: never a fact. */
+export const EQUALITY = "=";
 
 /** An atom whose arguments are parameters (`?x`) or objects. */
 export interface PddlAtom {
@@ -64,6 +86,11 @@ export interface PddlDomain {
   constants: TypedName[];
   predicates: Record<string, TypedName[]>;
   actions: PddlAction[];
+  /**
+   * pddlgym's action predicates, dropped from `predicates` and from every
+   * precondition (see the module doc); empty for a plain STRIPS domain.
+   */
+  actionPredicates: string[];
 }
 
 /** A problem. */
@@ -154,8 +181,7 @@ class Reader {
     for (let k = 0; k < items.length; k++) {
       const w = this.word(items[k], what);
       if (w === "-") {
-        const type = this.word(items[k + 1], "a type after '-'", items[k]);
-        if (type === "(") this.fail(items[k + 1], "either-types are not supported");
+        const type = this.type(items[k + 1], items[k]);
         for (const name of pending) out.push({ name, type });
         pending = [];
         k++;
@@ -163,6 +189,15 @@ class Reader {
     }
     for (const name of pending) out.push({ name, type: "object" });
     return out;
+  }
+  /** A type name, or `(either a b ...)` as `either a b ...`. */
+  type(e: SExpr | undefined, after: SExpr): string {
+    if (e?.kind !== "list") return this.word(e, "a type after '-'", after);
+    const items = e.items.map((x) => this.word(x, "a type name"));
+    if (items[0] !== "either" || items.length < 2) {
+      this.fail(e, `expected a type or (either <type> ...), got "(${items.join(" ")})"`);
+    }
+    return `${EITHER}${items.slice(1).join(" ")}`;
   }
   atom(e: SExpr, what: string): PddlAtom {
     const items = this.list(e, what);
@@ -234,14 +269,24 @@ function header(
 export function parseDomain(text: string, file: string): PddlDomain {
   const r = new Reader(file);
   const { name, rest } = header(r, read(text, file), "domain");
-  const domain: PddlDomain = { name, types: {}, constants: [], predicates: {}, actions: [] };
+  const domain: PddlDomain = {
+    name,
+    types: {},
+    constants: [],
+    predicates: {},
+    actions: [],
+    actionPredicates: [],
+  };
   for (const s of sections(r, rest)) {
     switch (s.key) {
       case ":requirements":
         for (const req of s.body) {
           const w = r.word(req, "a requirement");
-          if (![":strips", ":typing", ":negative-preconditions"].includes(w)) {
-            r.fail(req, `requirement "${w}" is not supported (:strips, :typing)`);
+          if (!SUPPORTED_REQUIREMENTS.includes(w)) {
+            r.fail(
+              req,
+              `requirement "${w}" is not supported (${SUPPORTED_REQUIREMENTS.join(", ")})`,
+            );
           }
         }
         break;
@@ -269,14 +314,27 @@ export function parseDomain(text: string, file: string): PddlDomain {
         r.fail(s.at, `section "${s.key}" is not supported`);
     }
   }
-  for (const t of [...Object.values(domain.types), ...domain.constants.map((c) => c.type)]) {
-    if (t !== "object" && !(t in domain.types)) {
+  const used = [
+    ...Object.values(domain.types),
+    ...domain.constants.map((c) => c.type),
+    ...Object.values(domain.predicates).flat().map((p) => p.type),
+    ...domain.actions.flatMap((a) => a.params.map((p) => p.type)),
+  ].flatMap(eitherTypes);
+  for (const t of used) {
+    if (t !== "object" && !Object.hasOwn(domain.types, t)) {
       throw new PddlError(file, 1, 1, `type "${t}" is used but not declared in :types`);
     }
   }
+  dropActionPredicates(domain, text, file);
   for (const a of domain.actions) {
     for (const l of [...a.precondition, ...a.add, ...a.del]) {
-      const decl = domain.predicates[l.pred];
+      if (l.pred === EQUALITY && a.precondition.includes(l as PddlLiteral)) {
+        if (l.args.length !== 2) {
+          throw new PddlError(file, 1, 1, `action "${a.name}": "=" takes 2 arguments`);
+        }
+        continue;
+      }
+      const decl = Object.hasOwn(domain.predicates, l.pred) ? domain.predicates[l.pred] : undefined;
       if (!decl) {
         throw new PddlError(file, 1, 1, `action "${a.name}" uses undeclared predicate "${l.pred}"`);
       }
@@ -291,6 +349,42 @@ export function parseDomain(text: string, file: string): PddlDomain {
     }
   }
   return domain;
+}
+
+/** The requirements the reader understands. */
+const SUPPORTED_REQUIREMENTS = [":strips", ":typing", ":negative-preconditions", ":equality"];
+
+/**
+ * Reads pddlgym's `; (:actions a b ...)` comment and drops the action
+ * predicates it names from the predicates and the preconditions. An effect
+ * on one, or a name that is no predicate, is an error: the convention is
+ * then not what the file means.
+ */
+function dropActionPredicates(domain: PddlDomain, text: string, file: string): void {
+  const lines = text.split("\n");
+  const at = lines.findIndex((l) => /^\s*;+\s*\(:actions\b/i.test(l));
+  if (at < 0) return;
+  const m = lines[at].match(/\(:actions\s+([^)]*)\)/i);
+  if (!m) throw new PddlError(file, at + 1, 1, `expected "; (:actions <name> ...)"`);
+  const names = m[1].trim().toLowerCase().split(/\s+/).filter((n) => n !== "");
+  for (const n of names) {
+    if (!Object.hasOwn(domain.predicates, n)) {
+      throw new PddlError(file, at + 1, 1, `(:actions ...) names "${n}", which is no predicate`);
+    }
+    for (const a of domain.actions) {
+      if ([...a.add, ...a.del].some((x) => x.pred === n)) {
+        throw new PddlError(
+          file,
+          at + 1,
+          1,
+          `action predicate "${n}" is changed by action "${a.name}"`,
+        );
+      }
+      a.precondition = a.precondition.filter((l) => l.pred !== n);
+    }
+    delete domain.predicates[n];
+  }
+  domain.actionPredicates = names;
 }
 
 function parseAction(r: Reader, body: SExpr[], at: SExpr): PddlAction {

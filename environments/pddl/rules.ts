@@ -10,7 +10,7 @@
  */
 import { ACTION_MODEL_FORMAT, type ActionModelData } from "../../runtime/learn/action_model.ts";
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
-import type { PddlAtom, PddlDomain } from "./parse.ts";
+import { EQUALITY, type PddlAtom, type PddlDomain } from "./parse.ts";
 import { identifier } from "./vocabulary.ts";
 
 /**
@@ -25,12 +25,9 @@ import { identifier } from "./vocabulary.ts";
 export function pddlActionRules(domain: PddlDomain, vocab: Vocabulary): ActionModelData {
   const actions: ActionModelData["actions"] = {};
   for (const a of domain.actions) {
-    const atom = (x: PddlAtom) =>
-      `${identifier(x.pred)}(${
-        x.args.map((arg) =>
-          arg.startsWith("?") ? identifier(arg.slice(1)) : `'${arg.replaceAll("'", "\\'")}'`
-        ).join(", ")
-      })`;
+    const arg = (x: string) =>
+      x.startsWith("?") ? identifier(x.slice(1)) : `'${x.replaceAll("'", "\\'")}'`;
+    const atom = (x: PddlAtom) => `${identifier(x.pred)}(${x.args.map(arg).join(", ")})`;
     actions[identifier(a.name)] = {
       // Stated, not observed: the counts say the rules are confirmed and the
       // effects known without claiming transitions were seen.
@@ -38,12 +35,16 @@ export function pddlActionRules(domain: PddlDomain, vocab: Vocabulary): ActionMo
       failures: 0,
       observed: 1,
       rules: a.precondition.map((l) => ({
-        text: l.negated ? `not ${atom(l)}` : atom(l),
+        text: l.pred === EQUALITY
+          ? `${arg(l.args[0])} ${l.negated ? "!=" : "=="} ${arg(l.args[1])}`
+          : l.negated
+          ? `not ${atom(l)}`
+          : atom(l),
         confirmed: true,
         covers: 0,
       })),
       effects: { add: a.add.map(atom), remove: a.del.map(atom) },
     };
   }
-  return { format: ACTION_MODEL_FORMAT, vocabulary: vocab.name, actions };
+  return { format: ACTION_MODEL_FORMAT, vocabulary: vocab.name, actions, stated: true };
 }

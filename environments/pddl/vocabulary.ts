@@ -11,16 +11,19 @@
  *   Each domain constant (an object of every problem: the pump) gets a
  *   type of its own.
  * - **Predicates** keep their arity; **actions** are written `name arg...`.
- * - **Goal facts.** Every predicate some goal uses gets a twin `goal_<p>`
- *   that holds of the goal's atoms (the grounder reads it off the goal
- *   line), and a landmark: the step that makes `p` true where the goal asks
- *   for it ends a subgoal, so induced skills achieve one goal condition and
- *   task programs iterate over the goal's conditions.
+ * - **Goal facts.** Every predicate gets a twin `goal_<p>` that holds of
+ *   the goal's atoms (the grounder reads it off the goal line), whatever
+ *   the problems at hand ask for, so a library induced on one problem set
+ *   loads on another; every predicate an action adds also gets a landmark:
+ *   the step that makes `p` true where the goal asks for it ends a
+ *   subgoal, so induced skills achieve one goal condition and task
+ *   programs iterate over the goal's conditions.
+ * - **`either` types** become the nearest common ancestor of their members.
  *
  * @module
  */
 import { type LandmarkDecl, own, RESERVED_NAMES, type Vocabulary } from "../../dsl/vocabulary.ts";
-import type { PddlDomain, PddlProblem } from "./parse.ts";
+import { eitherTypes, EQUALITY, type PddlDomain, type PddlProblem } from "./parse.ts";
 
 /**
  * A vocabulary name for a PDDL name: an identifier that is no keyword of
@@ -32,9 +35,30 @@ export function identifier(name: string): string {
   return RESERVED_NAMES.has(safe) ? `${safe}_` : safe;
 }
 
-/** The vocabulary type of a PDDL type. */
-export function typeName(type: string): string {
+/**
+ * The vocabulary type of a PDDL type; an `either` type (`either a b`)
+ * names the nearest common ancestor of its members when `types` (each
+ * type's parent) is given, else `Obj`.
+ */
+export function typeName(type: string, types: Readonly<Record<string, string>> = {}): string {
+  const members = eitherTypes(type);
+  if (members.length > 1) return typeName(commonAncestor(members, types));
   return type === "object" ? "Obj" : identifier(type);
+}
+
+/** A type and its ancestors, nearest first, ending with `object`. */
+function ancestorsOf(type: string, types: Readonly<Record<string, string>>): string[] {
+  const out = [type];
+  for (let x = own(types, type); x !== undefined && !out.includes(x); x = own(types, x)) {
+    out.push(x);
+  }
+  return out.includes("object") ? out : [...out, "object"];
+}
+
+/** The nearest type all of `members` are (`object` at worst). */
+function commonAncestor(members: readonly string[], types: Readonly<Record<string, string>>) {
+  const lines = members.map((m) => ancestorsOf(m, types));
+  return lines[0].find((c) => lines.every((l) => l.includes(c))) ?? "object";
 }
 
 /** The prefix of goal predicates: `goal_on(b1, b2)` holds when the goal asks for `on b1 b2`. */
@@ -80,7 +104,7 @@ export function pddlTyping(domain: PddlDomain, problems: readonly PddlProblem[])
       kindOf.set(o, kinds[0]);
     }
   }
-  const taken = new Set([...Object.keys(domain.types), "object"].map(typeName));
+  const taken = new Set([...Object.keys(domain.types), "object"].map((t) => typeName(t)));
   /** A capitalised type name for `base` no other type has. */
   const fresh = (base: string, suffix: string) => {
     let name = identifier(base).replace(/^./, (c) => c.toUpperCase());
@@ -131,21 +155,15 @@ export function pddlTyping(domain: PddlDomain, problems: readonly PddlProblem[])
  * `(in ?x - container ?y - obj)` and use `(in ?obj ?container)`).
  */
 function usedTypes(domain: PddlDomain): Map<string, string> {
-  const ancestors = (t: string) => {
-    const out = [t];
-    for (
-      let x = own(domain.types, t);
-      x !== undefined && !out.includes(x);
-      x = own(domain.types, x)
-    ) {
-      out.push(x);
-    }
-    return out.includes("object") ? out : [...out, "object"];
-  };
+  const ancestors = (t: string) =>
+    eitherTypes(t).length > 1
+      ? ancestorsOf(commonAncestor(eitherTypes(t), domain.types), domain.types)
+      : ancestorsOf(t, domain.types);
   const uses = new Map<string, string[]>();
   for (const a of domain.actions) {
     const typeOf = new Map(a.params.map((p) => [p.name, p.type]));
     for (const atom of [...a.precondition, ...a.add, ...a.del]) {
+      if (atom.pred === EQUALITY) continue;
       atom.args.forEach((arg, i) => {
         const t = typeOf.get(arg) ?? domain.constants.find((c) => c.name === arg)?.type;
         if (t !== undefined) {
@@ -180,8 +198,8 @@ export function pddlVocabulary(
   const predicates: Vocabulary["predicates"] = {};
   const used = usedTypes(domain);
   for (const [p, params] of Object.entries(domain.predicates)) {
-    const types = params.map((x, i) => typeName(used.get(`${p}/${i}`) ?? x.type));
-    const declared = params.map((x) => typeName(x.type));
+    const types = params.map((x, i) => typeName(used.get(`${p}/${i}`) ?? x.type, domain.types));
+    const declared = params.map((x) => typeName(x.type, domain.types));
     predicates[identifier(p)] = {
       params: types,
       doc: `PDDL predicate ${p}.${
@@ -199,7 +217,7 @@ export function pddlVocabulary(
       );
       return {
         name: identifier(p.name.slice(1)),
-        type: kind ? typing.kinds.get(kind.pred)! : typeName(p.type),
+        type: kind ? typing.kinds.get(kind.pred)! : typeName(p.type, domain.types),
       };
     });
     actions[identifier(a.name)] = {
@@ -209,16 +227,20 @@ export function pddlVocabulary(
     };
   }
   const landmarks: LandmarkDecl[] = [];
-  const goalPreds = new Set(
-    problems.flatMap((p) => p.goal.filter((l) => !l.negated)).map((l) => l.pred),
-  );
-  for (const p of Object.keys(domain.predicates).filter((p) => goalPreds.has(p))) {
+  const added = new Set(domain.actions.flatMap((a) => a.add.map((x) => x.pred)));
+  for (const p of Object.keys(domain.predicates)) {
     const id = identifier(p);
     const goal = `${GOAL_PREFIX}${id}`;
+    if (Object.hasOwn(domain.predicates, goal)) {
+      throw new RangeError(
+        `Domain "${domain.name}" declares "${goal}", the name of the goal twin of "${p}"`,
+      );
+    }
     predicates[goal] = {
       params: predicates[id].params,
       doc: `The goal asks for ${p}.`,
     };
+    if (!added.has(p)) continue;
     const args = predicates[id].params.map((_, i) => `a${i}`).join(", ");
     landmarks.push({
       pred: id,

@@ -6,7 +6,15 @@
  * @module
  */
 import { own } from "../../dsl/vocabulary.ts";
-import type { PddlAction, PddlAtom, PddlDomain, PddlLiteral, PddlProblem } from "./parse.ts";
+import {
+  eitherTypes,
+  EQUALITY,
+  type PddlAction,
+  type PddlAtom,
+  type PddlDomain,
+  type PddlLiteral,
+  type PddlProblem,
+} from "./parse.ts";
 
 /** A ground atom as text: the predicate and its objects, space-separated (`"at ball1 rooma"`). */
 export type Fact = string;
@@ -34,6 +42,7 @@ export class PddlWorld {
   /** Every object (problem objects and domain constants) with its declared type. */
   readonly objects: ReadonlyMap<string, string>;
   readonly #ofType = new Map<string, string[]>();
+  readonly #init: readonly PddlAtom[];
 
   /** Checks the problem against the domain. @throws {RangeError} naming what does not fit. */
   constructor(domain: PddlDomain, problem: PddlProblem) {
@@ -57,13 +66,19 @@ export class PddlWorld {
         if (!objects.has(a)) throw new RangeError(`${where}: unknown object "${a}"`);
       }
     };
-    for (const a of problem.init) check(a, `problem "${problem.name}" :init`);
+    // pddlgym's problems may list the action literals the agent may choose;
+    // they are no facts (see parse.ts).
+    const actionPredicates = new Set(domain.actionPredicates);
+    this.#init = problem.init.filter((a) => !actionPredicates.has(a.pred));
+    for (const a of this.#init) check(a, `problem "${problem.name}" :init`);
     for (const a of problem.goal) check(a, `problem "${problem.name}" :goal`);
   }
 
   /** Whether `type` is `ancestor` or one of its subtypes. */
   isA(type: string, ancestor: string): boolean {
     if (ancestor === "object") return true;
+    const members = eitherTypes(ancestor);
+    if (members.length > 1) return members.some((m) => this.isA(type, m));
     for (let t: string | undefined = type; t !== undefined; t = own(this.domain.types, t)) {
       if (t === ancestor) return true;
       if (t === "object") return false;
@@ -83,7 +98,7 @@ export class PddlWorld {
 
   /** The initial state. */
   initial(): Set<Fact> {
-    return new Set(this.problem.init.map((a) => groundAtom(a, new Map())));
+    return new Set(this.#init.map((a) => groundAtom(a, new Map())));
   }
 
   /** The goal's literals, ground. */
@@ -116,7 +131,7 @@ export class PddlWorld {
   holds(g: GroundAction, state: ReadonlySet<Fact>): boolean {
     const binding = bindingOf(g);
     return g.action.params.every((p, i) => this.isA(this.objects.get(g.args[i]) ?? "", p.type)) &&
-      g.action.precondition.every((l) => state.has(groundAtom(l, binding)) !== l.negated);
+      g.action.precondition.every((l) => literalHolds(l, binding, state));
   }
 
   /** The state after the ground action (deletes first, then adds). */
@@ -142,7 +157,7 @@ export class PddlWorld {
     byPred: Map<string, string[][]>,
     state: ReadonlySet<Fact>,
   ): Generator<Map<string, string>> {
-    const positive = action.precondition.filter((l) => !l.negated);
+    const positive = action.precondition.filter((l) => !l.negated && l.pred !== EQUALITY);
     const types = new Map(action.params.map((p) => [p.name, p.type]));
     const isA = (type: string, ancestor: string) => this.isA(type, ancestor);
     const objectsOf = (type: string) => this.objectsOf(type);
@@ -187,12 +202,26 @@ export class PddlWorld {
   }
 }
 
+/** Whether the negated and equality literals of `pre` hold (the others are matched). */
 function negativeHold(
   pre: readonly PddlLiteral[],
   binding: ReadonlyMap<string, string>,
   state: ReadonlySet<Fact>,
 ): boolean {
-  return pre.every((l) => !l.negated || !state.has(groundAtom(l, binding)));
+  return pre.every((l) => !(l.negated || l.pred === EQUALITY) || literalHolds(l, binding, state));
+}
+
+/** Whether a precondition literal holds: `(= ?a ?b)` compares objects, others look the atom up. */
+export function literalHolds(
+  l: PddlLiteral,
+  binding: ReadonlyMap<string, string>,
+  state: ReadonlySet<Fact>,
+): boolean {
+  if (l.pred === EQUALITY) {
+    const [a, b] = l.args.map((x) => binding.get(x) ?? x);
+    return (a === b) !== l.negated;
+  }
+  return state.has(groundAtom(l, binding)) !== l.negated;
 }
 
 /** A ground action's binding of its schema's parameters (`?x` -> object). */

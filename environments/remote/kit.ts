@@ -111,7 +111,11 @@ export function remoteKit(spec: string, local: EnvironmentKit): EnvironmentKit {
       return new RemoteEnvironment(url, { envName, vocabulary: local.vocabulary, timeoutMs });
     },
     grounder: (options?: Record<string, unknown>) => local.grounder(options),
-    options: { timeoutMs: { type: "number", doc: "milliseconds to wait for the server" } },
+    // The local twin's options tell the grounder its data (the server has its own).
+    options: {
+      ...local.options,
+      timeoutMs: { type: "number", doc: "milliseconds to wait for the server" },
+    },
   };
   if (local.expert) {
     kit.expert = (options?: Record<string, unknown>): Expert => new MirrorExpert(local, options);

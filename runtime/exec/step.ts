@@ -18,11 +18,16 @@ import { formatLiteral } from "../../dsl/facts.ts";
 import type { EdgeLabel, LoopNode } from "../../dsl/graph/schema.ts";
 import type { Program } from "./program.ts";
 
-/** Limits that make every run end. */
+/**
+ * Limits that make every run end. Both count from the run's last action
+ * (or skill call): a loop that acts on every pass is bounded by the
+ * action budget of whoever runs it (a decision list runs as long as the
+ * episode), a loop that only thinks by these.
+ */
 export interface Budgets {
-  /** Node evaluations (think and act) per skill run. @default 500 */
+  /** Node evaluations (think and act) between two actions of a skill run. @default 500 */
   maxSteps: number;
-  /** Visits of any single node per skill run; a loop that makes no progress hits it. @default 100 */
+  /** Visits of any single node between two actions; a loop that makes no progress hits it. @default 100 */
   maxVisits: number;
 }
 
@@ -42,9 +47,12 @@ export interface RunState {
   prev?: string;
   scope: Record<string, Value>;
   loops: Record<string, LoopFrame>;
-  /** Visits so far of each node on a cycle (no other node can be visited twice). */
+  /** Visits of each node on a cycle since the last action (no other node can be visited twice). */
   visits: Record<string, number>;
+  /** Node evaluations so far. */
   steps: number;
+  /** `steps` when the run last acted (or called a skill); 0 before. */
+  actedAt?: number;
 }
 
 /** Why a run failed, grounded in the node and the facts. */
@@ -127,7 +135,7 @@ export function step(program: Program, state: RunState, ctx: StepContext): StepO
     visits: cyclic ? { ...state.visits, [node.id]: visits } : state.visits,
     steps: state.steps + 1,
   };
-  if (s.steps > budgets.maxSteps) {
+  if (s.steps - (s.actedAt ?? 0) > budgets.maxSteps) {
     return fail(s, node.id, `Step budget of ${budgets.maxSteps} exhausted at node "${node.id}"`);
   }
   if (visits > budgets.maxVisits) {
@@ -214,8 +222,12 @@ export function step(program: Program, state: RunState, ctx: StepContext): StepO
         args[name] = r.value;
       }
       const decl = own(program.vocab.actions, node.action);
-      if (decl) return { kind: "act", node: node.id, action: renderAction(decl, args), state: s };
-      return { kind: "call", node: node.id, skill: node.action, args, state: s };
+      // Acting is progress: the think budgets start again.
+      const acted: RunState = { ...s, visits: {}, actedAt: s.steps };
+      if (decl) {
+        return { kind: "act", node: node.id, action: renderAction(decl, args), state: acted };
+      }
+      return { kind: "call", node: node.id, skill: node.action, args, state: acted };
     }
     case "terminal": {
       if (node.outcome === "success") {

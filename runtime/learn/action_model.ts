@@ -48,6 +48,12 @@ export interface ActionModelData {
   vocabulary: string;
   /** Entries by action (template) name. */
   actions: Record<string, ActionEntryData>;
+  /**
+   * Whether the model started from rules the environment states (a PDDL
+   * domain's preconditions) rather than from observation alone: such a
+   * model knows what no demonstration showed.
+   */
+  stated?: boolean;
 }
 
 const count = z.number().int().min(0);
@@ -65,6 +71,7 @@ export const ActionModelSchema: z.ZodType<ActionModelData, ActionModelData> = z.
       effects: z.object({ add: z.array(z.string()), remove: z.array(z.string()) }),
     }),
   ),
+  stated: z.boolean().optional(),
 });
 
 /** The answer of {@linkcode ActionModel.check}. */
@@ -162,7 +169,12 @@ export class ActionModel {
     const actions = prior
       ? mergeEntries(vocab, prior.actions, fresh, transitions, (a, t) => this.#rule(a, t))
       : fresh;
-    this.#data = { format: ACTION_MODEL_FORMAT, vocabulary: vocab.name, actions };
+    this.#data = {
+      format: ACTION_MODEL_FORMAT,
+      vocabulary: vocab.name,
+      actions,
+      ...(prior?.stated ? { stated: true } : {}),
+    };
     for (const [name, entry] of Object.entries(actions)) {
       this.#compiled.set(name, this.#compile(name, entry));
     }
@@ -345,6 +357,11 @@ export class ActionModel {
       out.push({ action, pre, add: compiled.add, remove: compiled.remove });
     }
     return out;
+  }
+
+  /** Whether the model started from rules the environment states (see {@linkcode ActionModelData.stated}). */
+  get stated(): boolean {
+    return this.#data.stated === true;
   }
 
   /** Names of the actions the model has seen, in vocabulary order. */

@@ -182,15 +182,24 @@ dataTest(
       "Gripper",
     ]);
     assert.equal(kit.vocabulary.types.Ball.kind, "object");
-    // The goal's conditions are facts, and reaching one ends a subgoal.
+    // The goal's conditions are facts, and reaching one ends a subgoal; every
+    // predicate has its goal twin, whatever the problems ask for.
     assert.deepEqual(kit.vocabulary.predicates.goal_at.params, ["Obj", "Obj"]);
-    assert.deepEqual(kit.vocabulary.landmarks, [{
+    assert.deepEqual(kit.vocabulary.predicates.goal_free.params, ["Obj"]);
+    assert.deepEqual(kit.vocabulary.landmarks?.find((l) => l.pred === "at"), {
       pred: "at",
       on: "add",
       when: "goal_at(a0, a1)",
       skill: "achieve_at",
       doc: "Makes at hold as the goal asks.",
-    }]);
+    });
+    // Landmarks for what the actions make true, none for static predicates.
+    assert.deepEqual(kit.vocabulary.landmarks?.map((l) => l.pred).sort(), [
+      "at",
+      "at_robby",
+      "carry",
+      "free",
+    ]);
     const traces = await generateExpertTraces(kit, kit.demonstrationTasks!(2));
     assert.ok(traces.every((t) => t.success));
     // The grounder reads every observation back into the simulator's state.

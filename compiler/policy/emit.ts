@@ -1,0 +1,136 @@
+/**
+ * A decision list as a skill graph: a loop whose head tries the rules in
+ * order. Each rule is a CheckOp (`exists` a binding of its variables that
+ * satisfies its condition), DataOps that bind the action's parameters
+ * (`select_one`, the free choice), and the PrimitiveOp that acts; after
+ * acting the run goes back to the first rule. When no rule applies the
+ * skill ends at a failure that says so.
+ *
+ * ```
+ * rule_1 --no--> rule_2 --no--> ... --no--> stuck (failure)
+ *   |yes           |yes
+ * bind...        bind...
+ *   |              |
+ * act_1 -> rule_1  act_2 -> rule_1
+ * ```
+ *
+ * @module
+ */
+import type { Edge, Node, Skill } from "../../dsl/graph/schema.ts";
+import type { Vocabulary } from "../../dsl/vocabulary.ts";
+import { type Conjunction, literalText } from "./conjunction.ts";
+import { type Policy, ruleText, ruleVariables } from "./learn.ts";
+
+/**
+ * The condition `c` with its variables from `first` on quantified, in
+ * order, each literal placed where its last variable is bound (so the
+ * evaluator tests it before enumerating the next one).
+ *
+ * @param names The variables' names.
+ * @param first Variables before it are free (bound by the scope).
+ */
+export function existentialText(c: Conjunction, names: readonly string[], first = 0): string {
+  const at = (i: number) =>
+    c.literals.filter((l) => Math.max(first - 1, ...l.args) === i).map((l) =>
+      literalText(l, names)
+    );
+  const build = (i: number): string => {
+    if (i >= c.types.length) return "";
+    const inner = [...at(i), build(i + 1)].filter((x) => x !== "").join(" and ");
+    return `exists(${names[i]}: ${c.types[i]}, ${inner === "" ? "true" : inner})`;
+  };
+  return [...at(first - 1), build(first)].filter((x) => x !== "").join(" and ") || "true";
+}
+
+/**
+ * The skill of a decision list (see the module doc).
+ *
+ * @param name The skill's name.
+ * @param post The skill's postcondition (e.g. the goal holds), when known.
+ *
+ * @example Usage
+ * ```ts ignore
+ * const skill = policySkill(learnPolicy(examples, grounded, vocab), vocab, "solve");
+ * ```
+ */
+export function policySkill(
+  policy: Policy,
+  vocab: Vocabulary,
+  name: string,
+  post?: string,
+): Skill {
+  const nodes: Node[] = [];
+  const edges: Edge[] = [];
+  const head = (i: number) => i < policy.rules.length ? `rule_${i + 1}` : "stuck";
+  // A variable keeps one type in the shared scope: a name another rule
+  // binds with another type gets a suffix.
+  const typeOf = new Map<string, string>();
+  const scopeName = (base: string, type: string) => {
+    let n = base;
+    for (let k = 2; typeOf.has(n) && typeOf.get(n) !== type; k++) n = `${base}_${k}`;
+    typeOf.set(n, type);
+    return n;
+  };
+  policy.rules.forEach((rule, i) => {
+    const names = ruleVariables(rule, vocab);
+    const decl = vocab.actions[rule.action];
+    const params = decl.params.length;
+    const id = head(i);
+    nodes.push({
+      id,
+      kind: "check",
+      cond: existentialText(rule.condition, names),
+      doc: `Rule ${i + 1}: ${ruleText(rule, vocab)}`,
+    });
+    const vars = decl.params.map((p, k) => scopeName(p.name, rule.condition.types[k]));
+    let prev = id;
+    let label: Edge["label"] = "yes";
+    for (let k = 0; k < params; k++) {
+      const bind = `r${i + 1}_bind_${decl.params[k].name}`;
+      // The parameters bound so far read as scope variables.
+      const scoped = names.map((n, j) => j < k ? vars[j] : n);
+      const body = existentialText(rule.condition, scoped, k + 1);
+      nodes.push({
+        id: bind,
+        kind: "data",
+        var: vars[k],
+        expr: `select_one(${names[k]}: ${rule.condition.types[k]}, ${body})`,
+      });
+      edges.push({ from: prev, to: bind, label });
+      prev = bind;
+      label = "next";
+    }
+    const act = `r${i + 1}_${rule.action}`;
+    nodes.push({
+      id: act,
+      kind: "primitive",
+      action: rule.action,
+      args: Object.fromEntries(decl.params.map((p, k) => [p.name, vars[k]])),
+    });
+    edges.push({ from: prev, to: act, label });
+    edges.push({ from: act, to: head(0), label: "next" });
+    edges.push({ from: id, to: head(i + 1), label: "no" });
+  });
+  nodes.push({
+    id: "stuck",
+    kind: "terminal",
+    outcome: "failure",
+    message: "No rule of the decision list applies in this state",
+  });
+  return {
+    format: "skillc/skill@1",
+    name,
+    vocabulary: vocab.name,
+    params: [],
+    doc: {
+      summary: `A decision list of ${policy.rules.length} rules learned from ${policy.examples} ` +
+        `demonstrated decisions${
+          policy.uncovered.length > 0 ? ` (${policy.uncovered.length} of them not reproduced)` : ""
+        }: in each state the first rule that applies acts, then the list starts again.`,
+      ...(post !== undefined ? { post } : {}),
+    },
+    entry: head(0),
+    nodes,
+    edges,
+  };
+}

@@ -31,12 +31,18 @@ import type { FactView } from "../../dsl/facts.ts";
 import { matchAction } from "../../dsl/action.ts";
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
 import type { GroundedTrace } from "../ground.ts";
+import type { FactStore } from "../../runtime/fact_store.ts";
 import {
+  type Assignment,
+  assignments,
   type Conjunction,
-  ConjunctionEvaluator,
+  distinctPrefixes,
+  extendAssignments,
   type Literal,
   literalKey,
   literalText,
+  StateIndex,
+  TypeIndex,
 } from "./conjunction.ts";
 
 /** One demonstrated decision: the state and the expert's action in it. */
@@ -132,27 +138,34 @@ export function learnPolicy(
   return learner.run();
 }
 
-/** A candidate condition with the examples it covers and the states it fires in. */
+/** A candidate condition, scored on the remaining examples. */
 interface Scored {
   condition: Conjunction;
   keys: Set<string>;
-  /** Indices (into the remaining examples) of the positives whose expert arguments satisfy it. */
+  /** Per remaining example it fires in (by index): its satisfying assignments. */
+  fires: Map<number, Assignment[]>;
+  /** The remaining examples of its action whose expert arguments satisfy it. */
   pos: number[];
-  /** Indices of the remaining examples it fires in and would decide otherwise than the expert. */
+  /** The remaining examples it fires in and would decide otherwise than the expert. */
   neg: number[];
-  /** Indices of the remaining examples it fires in. */
-  fires: number[];
-  /** For a consistent condition: its description length (see `#cost`). */
+  /** For a consistent condition: its description length per decision it takes (see `#cost`). */
   cost?: number;
 }
 
+/** Assignments kept per example while a condition is extended (more are cut). */
+const MAX_ASSIGNMENTS = 4000;
+
 class Learner {
-  readonly #eval: ConjunctionEvaluator;
+  readonly #types: TypeIndex;
+  readonly #index: StateIndex[];
   readonly #static: Set<string>;
   readonly #maxLiterals: number;
   readonly #maxExtra: number;
   readonly #width: number;
   readonly #explain?: (line: string) => void;
+  readonly #trivialCache = new Map<string, boolean>();
+  readonly #params = new WeakMap<Conjunction, number>();
+  #probeCache?: { state: StateIndex; idle: ReadonlySet<string> }[];
 
   constructor(
     readonly examples: readonly PolicyExample[],
@@ -160,14 +173,16 @@ class Learner {
     readonly vocab: Vocabulary,
     options: PolicyOptions,
   ) {
-    this.#eval = new ConjunctionEvaluator(vocab);
+    this.#types = new TypeIndex(vocab);
+    const preds = Object.keys(vocab.predicates);
+    this.#index = examples.map((e) => new StateIndex(e.state, preds, this.#types));
     const changed = new Set<string>();
     for (const g of traces) {
       for (const s of g.steps) {
         for (const a of [...s.delta.add, ...s.delta.remove]) changed.add(a.pred);
       }
     }
-    this.#static = new Set(Object.keys(vocab.predicates).filter((p) => !changed.has(p)));
+    this.#static = new Set(preds.filter((p) => !changed.has(p)));
     this.#maxLiterals = options.maxLiterals ?? 4;
     this.#maxExtra = options.maxExtraVars ?? 2;
     this.#width = options.beamWidth ?? 8;
@@ -175,7 +190,7 @@ class Learner {
   }
 
   run(): Policy {
-    let remaining = [...this.examples];
+    let remaining = this.examples.map((_, i) => i);
     const rules: PolicyRule[] = [];
     const bases = new Map<string, Conjunction>();
     for (const action of new Set(this.examples.map((e) => e.action))) {
@@ -183,7 +198,7 @@ class Learner {
     }
     while (remaining.length > 0) {
       let best: Scored & { action: string } | undefined;
-      for (const action of new Set(remaining.map((e) => e.action))) {
+      for (const action of new Set(remaining.map((i) => this.examples[i].action))) {
         const found = this.#search(bases.get(action)!, action, remaining);
         if (found && (!best || better(found, best))) best = { ...found, action };
       }
@@ -192,7 +207,7 @@ class Learner {
         action: best.action,
         condition: best.condition,
         covers: best.pos.length,
-        fires: best.fires.length,
+        fires: best.fires.size,
       };
       rules.push(rule);
       this.#explain?.(
@@ -200,19 +215,18 @@ class Learner {
           ruleText(rule, this.vocab)
         } (takes ${rule.covers} of the ${remaining.length} decisions left)`,
       );
-      const fired = new Set(best.fires);
-      remaining = remaining.filter((_, i) => !fired.has(i));
+      remaining = remaining.filter((i) => !best!.fires.has(i));
     }
-    if (remaining.length > 0) {
+    const uncovered = remaining.map((i) => this.examples[i]);
+    if (uncovered.length > 0) {
+      const first = uncovered[0];
       this.#explain?.(
-        `policy: ${remaining.length} decisions no consistent rule takes (first: ${
-          remaining[0].action
-        } ${remaining[0].args.join(" ")} at step ${remaining[0].step} of trace ${
-          remaining[0].trace + 1
-        })`,
+        `policy: ${uncovered.length} decisions no consistent rule takes (first: ${first.action} ${
+          first.args.join(" ")
+        } at step ${first.step + 1} of trace ${first.trace + 1})`,
       );
     }
-    return { rules, uncovered: remaining, examples: this.examples.length };
+    return { rules, uncovered, examples: this.examples.length };
   }
 
   /**
@@ -224,92 +238,83 @@ class Learner {
   #base(action: string): Conjunction {
     const params = this.vocab.actions[action].params;
     const types = params.map((p) => p.type);
-    const uses = this.examples.filter((e) => e.action === action);
-    const deltas = uses.map((e) => this.traces[e.trace].steps[e.step].delta);
+    const uses = this.examples.map((e, i) => ({ e, i })).filter(({ e }) => e.action === action);
+    const deltas = uses.map(({ e }) => this.traces[e.trace].steps[e.step].delta);
     const literals: Literal[] = [];
     for (const lit of this.#literals({ types, literals: [] }, false)) {
-      if (this.#trivial(lit, types)) continue;
-      const holdsAll = uses.every((e) =>
-        e.state.has({ pred: lit.pred, args: lit.args.map((a) => e.args[a]) }) !== lit.negated
+      const holdsAll = uses.every(({ e, i }) =>
+        this.#index[i].has(lit.pred, lit.args.map((a) => e.args[a])) !== lit.negated
       );
       if (!holdsAll) continue;
-      const consumed = uses.every((e, k) => {
+      const consumed = uses.every(({ e }, k) => {
         const args = lit.args.map((a) => e.args[a]);
         const list = lit.negated ? deltas[k].add : deltas[k].remove;
         return list.some((x) => x.pred === lit.pred && x.args.every((v, i) => v === args[i]));
       });
       if (consumed || this.#static.has(lit.pred)) literals.push(lit);
     }
-    return { types, literals };
+    const base = { types, literals };
+    this.#params.set(base, types.length);
+    return base;
   }
 
   /**
    * Whether a literal holds of every typed tuple in every demonstrated
-   * state, and so tells nothing: a negated one whose predicate never holds
-   * of objects of those types, a unary one every object of the type has.
+   * state, and so tells nothing: a negated one no atom of its predicate
+   * matches (types, and the equalities its repeated variables ask for), a
+   * unary one every object of the type has.
    */
   #trivial(lit: Literal, types: readonly string[]): boolean {
     const key = `${literalKey(lit)}:${lit.args.map((a) => types[a]).join(",")}`;
     let v = this.#trivialCache.get(key);
     if (v !== undefined) return v;
-    const fitsArgs = (args: readonly unknown[], facts: FactView) =>
-      lit.args.every((a, i) =>
-        typeof args[i] === "string" && this.#eval.fits(facts.typeOf(args[i] as string), types[a])
-      );
+    const states = this.#probes.length > 0 ? this.#probes.map((p) => p.state) : this.#index;
     if (lit.negated) {
-      v = !this.#states.some((f) =>
-        f.query(lit.pred, lit.args.map(() => null)).some((x) => fitsArgs(x.args, f))
-      );
-    } else if (lit.args.length === 1) {
-      v = this.#states.every((f) =>
-        this.#eval.objectsOf(f, types[lit.args[0]]).every((o) =>
-          f.has({ pred: lit.pred, args: [o] })
+      v = !states.some((s) =>
+        s.atoms(lit.pred, lit.args.map(() => undefined)).some((args) =>
+          lit.args.every((a, i) =>
+            s.fits(args[i], types[a]) && lit.args.every((b, j) => a !== b || args[i] === args[j])
+          )
         )
       );
+    } else if (lit.args.length === 1) {
+      v = states.every((s) => s.objectsOf(types[lit.args[0]]).every((o) => s.has(lit.pred, [o])));
     } else v = false;
     this.#trivialCache.set(key, v);
     return v;
-  }
-  readonly #trivialCache = new Map<string, boolean>();
-  get #states(): FactView[] {
-    return this.examples.map((e) => e.state);
   }
 
   /**
    * Literals that may extend `c`: each predicate over the variables of `c`
    * (types permitting), positive or negated, or positive with one new
-   * variable when `extend` allows.
+   * variable when `extend` allows; trivial ones left out.
    */
   *#literals(c: Conjunction, extend: boolean): Generator<Literal & { newType?: string }> {
     const n = c.types.length;
-    const canAdd = extend && this.#extraOf(c) < this.#maxExtra;
+    const canAdd = extend && n - (this.#params.get(c) ?? n) < this.#maxExtra;
     for (const [pred, decl] of Object.entries(this.vocab.predicates)) {
       const arity = decl.params.length;
-      if (arity === 0) {
-        yield { pred, args: [], negated: false };
-        yield { pred, args: [], negated: true };
-        continue;
-      }
-      // Every assignment of the positions to variables (or one new variable).
       const choices = decl.params.map((t) => {
         const vars: number[] = [];
         c.types.forEach((vt, v) => {
-          if (this.#eval.fits(vt, t) || this.#eval.fits(t, vt)) vars.push(v);
+          if (this.#types.fits(vt, t)) vars.push(v);
         });
         return vars;
       });
       const pick: number[] = new Array(arity);
-      const trivial = (lit: Literal) => this.#trivial(lit, c.types);
+      const trivial = (lit: Literal, types: readonly string[]) => this.#trivial(lit, types);
       const isObject = (t: string) => this.vocab.types[t]?.kind === "object";
       const go = function* (i: number, fresh: number): Generator<Literal & { newType?: string }> {
         if (i === arity) {
           if (fresh < 0) {
             for (const negated of [false, true]) {
               const lit = { pred, args: pick.slice(), negated };
-              if (!trivial(lit)) yield lit;
+              if (!trivial(lit, c.types)) yield lit;
             }
           } else {
-            yield { pred, args: pick.slice(), negated: false, newType: decl.params[fresh] };
+            const types = [...c.types, decl.params[fresh]];
+            const lit = { pred, args: pick.slice(), negated: false };
+            if (!trivial(lit, types)) yield { ...lit, newType: decl.params[fresh] };
           }
           return;
         }
@@ -326,24 +331,13 @@ class Learner {
     }
   }
 
-  #extraOf(c: Conjunction): number {
-    return c.types.length - (this.#paramsOf.get(c) ?? c.types.length);
-  }
-  readonly #paramsOf = new WeakMap<Conjunction, number>();
-
   /** The best consistent condition for `action` over the remaining examples, if any. */
-  #search(
-    base: Conjunction,
-    action: string,
-    remaining: readonly PolicyExample[],
-  ): Scored | undefined {
+  #search(base: Conjunction, action: string, remaining: readonly number[]): Scored | undefined {
     const params = base.types.length;
-    this.#paramsOf.set(base, params);
-    const all = remaining.map((_, i) => i);
-    const start = this.#score(base, action, remaining, all, all);
+    const start = this.#score(base, action, this.#start(base, remaining));
     if (start.pos.length === 0) return undefined;
-    if (start.neg.length === 0) start.cost = this.#cost(start, remaining, params);
-    let best: Scored | undefined = start.neg.length === 0 ? start : undefined;
+    let best: Scored | undefined;
+    if (start.neg.length === 0) best = this.#withCost(start, params);
     let beam = [start];
     const seen = new Set<string>([[...start.keys].sort().join("&")]);
     for (let depth = 0; depth < this.#maxLiterals && beam.length > 0; depth++) {
@@ -357,20 +351,26 @@ class Learner {
           const id = [...keys].sort().join("&");
           if (seen.has(id)) continue;
           seen.add(id);
+          const types = lit.newType !== undefined
+            ? [...parent.condition.types, lit.newType]
+            : parent.condition.types;
           const condition: Conjunction = {
-            types: lit.newType !== undefined
-              ? [...parent.condition.types, lit.newType]
-              : parent.condition.types,
+            types,
             literals: [...parent.condition.literals, literal],
           };
-          this.#paramsOf.set(condition, params);
-          const scored = this.#score(condition, action, remaining, parent.pos, parent.fires, keys);
+          this.#params.set(condition, params);
+          const fires = new Map<number, Assignment[]>();
+          for (const [i, list] of parent.fires) {
+            const next = extendAssignments(list, literal, types, this.#index[i]);
+            if (next.length > 0) fires.set(i, next.slice(0, MAX_ASSIGNMENTS));
+          }
+          const scored = this.#score(condition, action, fires, keys);
           if (scored.pos.length === 0) continue;
-          if (scored.neg.length === 0) scored.cost = this.#cost(scored, remaining, params);
+          if (scored.neg.length === 0) this.#withCost(scored, params);
           // A literal that takes no decision away and narrows no choice only
           // makes the rule longer.
           const same = scored.pos.length === parent.pos.length &&
-            scored.fires.length === parent.fires.length;
+            scored.fires.size === parent.fires.size;
           if (same && (parent.cost === undefined || scored.cost! >= parent.cost)) continue;
           children.push(scored);
           if (scored.neg.length === 0 && (!best || better(scored, best))) best = scored;
@@ -380,39 +380,58 @@ class Learner {
         promise(b) - promise(a) || (a.cost ?? 0) - (b.cost ?? 0) || a.keys.size - b.keys.size
       );
       beam = children.slice(0, this.#width);
-      if (Deno.env.get("POLICY_DEBUG")) {
-        for (const b of beam) {
-          console.log(
-            depth,
-            action,
-            b.pos.length,
-            b.neg.length,
-            b.cost,
-            b.condition.literals.map((l) =>
-              literalText(l, b.condition.types.map((_, i) => `v${i}`))
-            ).join(" & "),
-          );
-        }
-      }
     }
     return best;
   }
 
+  /** The assignments of the base condition in each remaining example it fires in. */
+  #start(base: Conjunction, remaining: readonly number[]): Map<number, Assignment[]> {
+    const fires = new Map<number, Assignment[]>();
+    for (const i of remaining) {
+      const list = assignments(base, this.#index[i], [], MAX_ASSIGNMENTS);
+      if (list.length > 0) fires.set(i, list);
+    }
+    return fires;
+  }
+
+  /** Which examples a condition decides as the expert did, and which otherwise. */
+  #score(
+    condition: Conjunction,
+    action: string,
+    fires: Map<number, Assignment[]>,
+    keys: Set<string> = new Set(condition.literals.map(literalKey)),
+  ): Scored {
+    const pos: number[] = [];
+    const neg: number[] = [];
+    const params = this.vocab.actions[action].params.length;
+    for (const [i, list] of fires) {
+      const e = this.examples[i];
+      const expert = e.action === action &&
+        list.some((a) => {
+          for (let k = 0; k < params; k++) if (a[k] !== e.args[k]) return false;
+          return true;
+        });
+      (expert ? pos : neg).push(i);
+    }
+    return { condition, keys, fires, pos, neg };
+  }
+
   /**
-   * The description length of a consistent rule's decisions: its literals,
-   * plus the bits that name the expert's choice among the bindings the
-   * rule allows in each state it takes (a rule that allows any room to
-   * move to says less than one that allows the rooms holding what must be
-   * fetched).
+   * Sets the description length per decision of a consistent condition:
+   * its literals, the bits that name the expert's choice among the
+   * bindings it allows in each state it takes (a rule that allows any room
+   * to move to says less than one that allows the rooms holding what must
+   * be fetched), and its uses of idle objects (see `#idleUses`), over the
+   * decisions it takes.
    */
-  #cost(s: Scored, remaining: readonly PolicyExample[], params: number): number {
+  #withCost(s: Scored, params: number): Scored {
     let bits = 0;
     for (const i of s.pos) {
-      const choices = this.#eval.countChoices(s.condition, remaining[i].state, params, 64);
-      bits += Math.log2(Math.max(1, choices));
+      bits += Math.log2(Math.max(1, distinctPrefixes(s.fires.get(i)!, params)));
     }
-    return s.condition.literals.length * LITERAL_BITS + bits +
-      IDLE_BITS * this.#idleUses(s.condition, params);
+    s.cost = (s.condition.literals.length * LITERAL_BITS + CHOICE_WEIGHT * bits +
+      IDLE_BITS * this.#idleUses(s.condition, params)) / s.pos.length;
+    return s;
   }
 
   /**
@@ -430,73 +449,72 @@ class Learner {
       const local = localCondition(c, k, params);
       if (local.literals.length === 0) continue;
       for (const { state, idle } of this.#probes) {
-        for (const o of this.#eval.objectsOf(state, c.types[k])) {
+        for (const o of state.objectsOf(c.types[k])) {
           if (!idle.has(o)) continue;
           const fixed: (string | undefined)[] = [];
           fixed[k] = o;
-          if (this.#eval.holds(local, state, fixed)) count++;
+          if (assignments(local, state, fixed, 1, true).length > 0) count++;
         }
       }
     }
     return count;
   }
 
-  /** States to probe for idle uses, with each trace's idle objects. */
-  get #probes(): { state: FactView; idle: ReadonlySet<string> }[] {
+  /** States to probe for idle uses (a sample of each trace's), with each trace's idle objects. */
+  get #probes(): { state: StateIndex; idle: ReadonlySet<string> }[] {
     if (this.#probeCache) return this.#probeCache;
-    const out: { state: FactView; idle: ReadonlySet<string> }[] = [];
+    const out: { state: StateIndex; idle: ReadonlySet<string> }[] = [];
+    const preds = Object.keys(this.vocab.predicates);
     this.traces.forEach((g, t) => {
       const used = new Set(this.examples.filter((e) => e.trace === t).flatMap((e) => e.args));
+      // An object the expert left alone is idle unless it looks, at the
+      // start, like one it used (the second gripper of two is as good as
+      // the first).
+      const profiles = profilesOf(g.states[0]);
+      const usedProfiles = new Set([...used].map((o) => profiles.get(o)));
       const idle = new Set<string>();
-      for (const [o] of Object.entries(g.states[0].objects())) if (!used.has(o)) idle.add(o);
-      if (idle.size === 0) return;
+      for (const o of Object.keys(g.states[0].objects())) {
+        if (!used.has(o) && !usedProfiles.has(profiles.get(o))) idle.add(o);
+      }
       const step = Math.max(1, Math.floor(g.states.length / PROBES_PER_TRACE));
-      for (let i = 0; i < g.states.length; i += step) out.push({ state: g.states[i], idle });
+      for (let i = 0; i < g.states.length; i += step) {
+        out.push({ state: new StateIndex(g.states[i], preds, this.#types), idle });
+      }
     });
     return this.#probeCache = out;
-  }
-  #probeCache?: { state: FactView; idle: ReadonlySet<string> }[];
-
-  /**
-   * Scores a condition on the remaining examples, looking only at those its
-   * parent covered (`pos`) and fired in (`fires`): a longer condition covers
-   * and fires in subsets of them.
-   */
-  #score(
-    condition: Conjunction,
-    action: string,
-    remaining: readonly PolicyExample[],
-    pos: readonly number[],
-    fires: readonly number[],
-    keys: Set<string> = new Set(condition.literals.map(literalKey)),
-  ): Scored {
-    const covered = new Set<number>();
-    for (const i of pos) {
-      const e = remaining[i];
-      if (e.action === action && this.#eval.holds(condition, e.state, e.args)) covered.add(i);
-    }
-    const fired: number[] = [];
-    const neg: number[] = [];
-    for (const i of fires) {
-      const e = remaining[i];
-      if (covered.has(i)) {
-        fired.push(i);
-        continue;
-      }
-      if (!this.#eval.holds(condition, e.state)) continue;
-      fired.push(i);
-      neg.push(i);
-    }
-    return { condition, keys, pos: [...covered], neg, fires: fired };
   }
 }
 
 /** What one literal of a rule costs, in bits of its description. */
 const LITERAL_BITS = 2;
+/** How much more a bit of free choice costs than a bit of the rule (it grows with the task). */
+const CHOICE_WEIGHT = 3;
 /** What one use of an idle object costs (see `#idleUses`). */
 const IDLE_BITS = 4;
 /** Demonstrated states per trace probed for idle uses. */
 const PROBES_PER_TRACE = 8;
+
+/**
+ * Each object's profile in a state: its type and the predicates and
+ * positions it occurs at, with how often (`at/1 x2`): objects with equal
+ * profiles play the same part.
+ */
+function profilesOf(facts: FactStore): Map<string, string> {
+  const occurs = new Map<string, string[]>();
+  for (const atom of facts.atoms()) {
+    atom.args.forEach((a, i) => {
+      if (typeof a !== "string") return;
+      let l = occurs.get(a);
+      if (!l) occurs.set(a, l = []);
+      l.push(`${atom.pred}/${i}`);
+    });
+  }
+  const out = new Map<string, string>();
+  for (const [o, type] of Object.entries(facts.objects())) {
+    out.set(o, `${type}:${(occurs.get(o) ?? []).sort().join(",")}`);
+  }
+  return out;
+}
 
 /**
  * What a condition says of parameter `k`: the literals about it and about
@@ -522,10 +540,10 @@ function localCondition(c: Conjunction, k: number, params: number): Conjunction 
   return { types: c.types, literals };
 }
 
-/** Whether `a` is a better consistent rule than `b`: more decisions, then a shorter description. */
+/** Whether `a` is a better consistent rule than `b`: a shorter description per decision, then more decisions. */
 function better(a: Scored, b: Scored): boolean {
-  if (a.pos.length !== b.pos.length) return a.pos.length > b.pos.length;
-  return (a.cost ?? 0) < (b.cost ?? 0);
+  if (a.cost! !== b.cost!) return a.cost! < b.cost!;
+  return a.pos.length > b.pos.length;
 }
 
 /** How promising a partial condition is: its precision, smoothed, then its coverage. */

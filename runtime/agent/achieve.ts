@@ -206,7 +206,8 @@ function failureView(ctx: AgentContext, a: Attempt, run: Execution): FailureView
       return first !== undefined && undone(first, run.events, ctx.options.library, facts);
     },
     otherChoices() {
-      return rejectedObjects(run.events, vocab).filter((o) =>
+      const refused = run.refused === undefined ? [] : objectArgs(run.refused, vocab);
+      return [...new Set([...rejectedObjects(run.events, vocab), ...refused])].filter((o) =>
         run.contested.has(o) && !a.avoid.has(o)
       );
     },

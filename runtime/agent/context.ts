@@ -7,6 +7,7 @@
  */
 import { assertVocabulary } from "../../dsl/vocabulary.ts";
 import { ActionModel } from "../learn/action_model.ts";
+import { ActionMemory } from "./action_memory.ts";
 import type { AgentFailure, AgentOptions, AgentResult } from "./agent_types.ts";
 import type { OnlineGrounder, ResetResult } from "../environment.ts";
 import { FactStore } from "../fact_store.ts";
@@ -49,6 +50,8 @@ export interface AgentContext {
   canLookAhead(): boolean;
   /** Look-ahead before a skill's action, when the action model allows it. */
   lookahead?: (facts: FactStore, action: string) => string[] | undefined;
+  /** The (state, action) pairs sent so far: what is refused as stuck. */
+  memory: ActionMemory;
 }
 
 /**
@@ -92,6 +95,7 @@ export async function startEpisode(options: AgentOptions): Promise<AgentContext>
       failures: [],
     },
     canLookAhead,
+    memory: new ActionMemory(),
     ...(model instanceof ActionModel
       ? {
         lookahead: (f: FactStore, action: string) =>
@@ -113,7 +117,8 @@ export function spent(ctx: AgentContext): string | undefined {
 
 /**
  * Sends one action the agent chose itself (not a skill's node), grounds its
- * observation and counts it.
+ * observation and counts it; an action the memory refuses as stuck is not
+ * sent and comes back rejected with the reason.
  *
  * @returns The observation and the grounder's rejection, if any.
  */
@@ -123,6 +128,9 @@ export async function send(
   planned: boolean,
 ): Promise<{ observation: string; rejected?: string }> {
   const { tally } = ctx;
+  const key = ActionMemory.stateKey(ctx.facts);
+  const refused = ctx.memory.refusal(key, action);
+  if (refused !== undefined) return { observation: "", rejected: refused };
   const step = await ctx.options.env.step(action);
   tally.actions++;
   if (planned) tally.planned++;
@@ -133,6 +141,7 @@ export async function send(
     tally.reward = step.reward;
   }
   if (g.rejected !== undefined) tally.invalid++;
+  ctx.memory.record(key, action, g.rejected !== undefined);
   return {
     observation: step.observation,
     ...(g.rejected !== undefined ? { rejected: g.rejected } : {}),

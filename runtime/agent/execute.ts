@@ -13,6 +13,7 @@ import type { FactStore } from "../fact_store.ts";
 import { type RunEvent, type RunResult, runSkill } from "../exec/interpreter.ts";
 import type { Program } from "../exec/program.ts";
 import type { AgentContext } from "./context.ts";
+import { ActionMemory } from "./action_memory.ts";
 
 /** A run of one program within the agent. */
 export interface Execution {
@@ -22,6 +23,8 @@ export interface Execution {
   budget: boolean;
   /** Values a select_one chose among several candidates. */
   contested: ReadonlySet<Value>;
+  /** The action the run was stopped before because the agent is stuck (see `action_memory.ts`). */
+  refused?: string;
 }
 
 /** Runs one program, forwarding its events; stops before an action over the budget. */
@@ -38,6 +41,7 @@ export async function* execute(
   const contested = new Set<Value>();
   let focus: string[] = [];
   let before: FactStore | undefined;
+  let stateBefore: string | undefined;
   const run = runSkill(program, args, {
     env: options.env,
     grounder: ctx.grounder,
@@ -91,6 +95,22 @@ export async function* execute(
       }
     }
     if (e.type === "act") {
+      // The facts now are the state before the action.
+      stateBefore = ActionMemory.stateKey(facts);
+      const refusal = ctx.memory.refusal(stateBefore, e.action);
+      if (refusal !== undefined) {
+        const result: RunResult = {
+          outcome: "failure",
+          diagnosis: { node: e.node, message: `Stuck: ${refusal}` },
+          steps: events.filter((x) => x.type === "think" || x.type === "act").length,
+          actions: events.filter((x) => x.type === "observe").length,
+          episodeDone: false,
+          reward: tally.reward,
+        };
+        await run.return(result);
+        tally.steps += result.steps;
+        return { result, events, budget: false, contested, refused: e.action };
+      }
       if (tally.actions >= maxActions) {
         tally.budget = `Action budget of ${maxActions} spent`;
         const result: RunResult = {
@@ -109,6 +129,10 @@ export async function* execute(
       if (e.lookahead) tally.planned++;
     } else if (e.type === "observe") {
       if (e.rejected !== undefined) tally.invalid++;
+      if (stateBefore !== undefined) {
+        ctx.memory.record(stateBefore, e.action, e.rejected !== undefined);
+      }
+      stateBefore = undefined;
       if (e.done) {
         tally.done = true;
         tally.reward = e.reward;

@@ -1,0 +1,49 @@
+/**
+ * What the agent remembers of the actions it sent in an episode, so that it
+ * notices when it is stuck: an action the environment rejected in a state
+ * is not sent again in that same state (the world would answer the same),
+ * and an action sent twice from the same state is not sent a third time
+ * (the agent is going round in a cycle). The part that wanted to send it
+ * gets the reason instead and must change course; when nothing does, the
+ * episode ends with that diagnosis rather than spending its budget.
+ *
+ * @module
+ */
+import { formatAtom } from "../../dsl/facts.ts";
+import type { FactStore } from "../fact_store.ts";
+
+/** Sends of one action from one state after which it counts as a cycle. */
+const CYCLE_AFTER = 2;
+
+/** The agent's memory of (state, action) pairs in one episode. */
+export class ActionMemory {
+  readonly #rejected = new Set<string>();
+  readonly #sent = new Map<string, number>();
+
+  /** A key equal for equal belief states. */
+  static stateKey(facts: FactStore): string {
+    return facts.atoms().map(formatAtom).sort().join("\n");
+  }
+
+  /**
+   * Why `action` must not be sent in the state `key`, or `undefined` when
+   * it may be.
+   */
+  refusal(key: string, action: string): string | undefined {
+    const k = `${key}\u0000${action}`;
+    if (this.#rejected.has(k)) {
+      return `"${action}" was rejected in this same state before; not sent again`;
+    }
+    if ((this.#sent.get(k) ?? 0) >= CYCLE_AFTER) {
+      return `"${action}" was already sent ${CYCLE_AFTER} times from this same state (a cycle); not sent again`;
+    }
+    return undefined;
+  }
+
+  /** Records that `action` was sent in state `key`, and whether it was rejected. */
+  record(key: string, action: string, rejected: boolean): void {
+    const k = `${key}\u0000${action}`;
+    if (rejected) this.#rejected.add(k);
+    else this.#sent.set(k, (this.#sent.get(k) ?? 0) + 1);
+  }
+}

@@ -1,0 +1,89 @@
+// The agent notices it is stuck: an action rejected in a state is never sent
+// again in that same state, and a cycle of actions is cut.
+import assert from "node:assert/strict";
+import { pddlKit } from "../../environments/pddl/kit.ts";
+import { runAgent } from "../../runtime/agent/mod.ts";
+import { ActionMemory } from "../../runtime/agent/action_memory.ts";
+import { compileSkills } from "../../runtime/store/library.ts";
+import type { Skill } from "../../dsl/graph/schema.ts";
+import { FactStore } from "../../runtime/fact_store.ts";
+import { KEYS_DOMAIN, KEYS_PROBLEM } from "../environments/_keys_domain.ts";
+import { drainAgent } from "./_agent_fixtures.ts";
+
+const kit = pddlKit("pddl:keys", KEYS_DOMAIN, "keys.pddl", [
+  { id: "keys/p1", file: "p1.pddl", text: KEYS_PROBLEM },
+], {});
+
+/** Opens every closed door with its key, without fetching the key first: always rejected here. */
+const openDoors: Skill = {
+  format: "skillc/skill@1",
+  name: "open_doors",
+  vocabulary: kit.vocabulary.name,
+  params: [],
+  doc: { summary: "Opens the doors." },
+  entry: "pick",
+  nodes: [
+    { id: "pick", kind: "check", cond: "exists(d: door, not opened(d))" },
+    { id: "door", kind: "data", var: "d", expr: "select_one(d: door, not opened(d))" },
+    { id: "key", kind: "data", var: "k", expr: "select_one(k: key, fits(k, d))" },
+    { id: "room", kind: "data", var: "r", expr: "select_one(r: room, door_of(d, r))" },
+    { id: "who", kind: "data", var: "a", expr: "select_one(a: agent, true)" },
+    { id: "open", kind: "primitive", action: "open", args: { a: "a", k: "k", d: "d", r: "r" } },
+    { id: "done", kind: "terminal", outcome: "success" },
+  ],
+  edges: [
+    { from: "pick", to: "door", label: "yes" },
+    { from: "pick", to: "done", label: "no" },
+    { from: "door", to: "key", label: "next" },
+    { from: "key", to: "room", label: "next" },
+    { from: "room", to: "who", label: "next" },
+    { from: "who", to: "open", label: "next" },
+    { from: "open", to: "pick", label: "next" },
+  ],
+};
+
+Deno.test("an action rejected in a state is not sent again in that state: the episode ends with the diagnosis", async () => {
+  const library = compileSkills([{ data: openDoors, source: "test" }], kit.vocabulary);
+  const { result, events } = await drainAgent(runAgent({
+    env: kit.create(),
+    kit,
+    library,
+    templates: [{
+      type: "pddl:keys",
+      traces: 1,
+      steps: [{ skill: "open_doors", args: [] }],
+      support: 1,
+      alternatives: [],
+    }],
+    task: { id: "keys/p1" },
+    maxActions: 3000,
+  }));
+  assert.equal(result.success, false);
+  // Nothing the agent sends changes the state, so no action may be rejected twice:
+  // each rejection is followed by a refusal or by another action (the other door).
+  const rejected = events.flatMap((e) =>
+    e.type === "run" && e.event.type === "observe" && e.event.rejected ? [e.event.action] : []
+  );
+  assert.equal(result.invalidActions, rejected.length);
+  assert.equal(new Set(rejected).size, rejected.length, rejected.join(", "));
+  assert.ok(result.actions <= 2, `${result.actions} actions`);
+  const refused = result.failures.some((f) =>
+    /Stuck: "open me k\d d\d r\d" was rejected in this same state before/.test(f.message)
+  );
+  assert.ok(refused, "a run ends refusing the rejected action");
+});
+
+Deno.test("the memory refuses a third send of an action from the same state (a cycle)", () => {
+  const memory = new ActionMemory();
+  const here = ActionMemory.stateKey(new FactStore([{ pred: "at", args: ["r1"] }], { r1: "Room" }));
+  const there = ActionMemory.stateKey(
+    new FactStore([{ pred: "at", args: ["r2"] }], { r2: "Room" }),
+  );
+  memory.record(here, "go r2", false);
+  assert.equal(memory.refusal(here, "go r2"), undefined);
+  memory.record(here, "go r2", false);
+  assert.match(memory.refusal(here, "go r2")!, /already sent 2 times from this same state/);
+  assert.equal(memory.refusal(there, "go r2"), undefined);
+  memory.record(there, "go r1", true);
+  assert.match(memory.refusal(there, "go r1")!, /rejected in this same state before/);
+});

@@ -82,6 +82,8 @@ export function constantCount(e: Expr): number {
       return constantCount(e.left) + constantCount(e.right);
     case "quant":
       return (e.domain.kind === "in" ? constantCount(e.domain.list) : 0) + constantCount(e.body);
+    case "distance":
+      return constantCount(e.edge) + constantCount(e.source) + constantCount(e.target);
   }
 }
 

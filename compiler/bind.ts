@@ -377,5 +377,7 @@ function stringConstants(e: Expr): string[] {
         ...(e.domain.kind === "in" ? stringConstants(e.domain.list) : []),
         ...stringConstants(e.body),
       ];
+    case "distance":
+      return [e.edge, e.source, e.target].flatMap(stringConstants);
   }
 }

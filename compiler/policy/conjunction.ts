@@ -37,12 +37,40 @@ export function literalText(l: Literal, names: readonly string[]): string {
   return l.negated ? `not ${atom}` : atom;
 }
 
+/**
+ * The condition `c` with its variables from `first` on quantified, in
+ * order, each literal placed where its last variable is bound (so the
+ * evaluator tests it before enumerating the next one).
+ *
+ * @param names The variables' names.
+ * @param first Variables before it are free (bound by the scope).
+ * @param text How a literal is written.
+ */
+export function existentialText(
+  c: Conjunction,
+  names: readonly string[],
+  first = 0,
+  text: (l: Literal, names: readonly string[]) => string = literalText,
+): string {
+  const at = (i: number) =>
+    c.literals.filter((l) => Math.max(first - 1, ...l.args) === i).map((l) => text(l, names));
+  const build = (i: number): string => {
+    if (i >= c.types.length) return "";
+    const inner = [...at(i), build(i + 1)].filter((x) => x !== "").join(" and ");
+    return `exists(${names[i]}: ${c.types[i]}, ${inner === "" ? "true" : inner})`;
+  };
+  return [...at(first - 1), build(first)].filter((x) => x !== "").join(" and ") || "true";
+}
+
 /** A key that is equal for equal literals. */
 export function literalKey(l: Literal): string {
   return `${l.negated ? "!" : ""}${l.pred}(${l.args.join(",")})`;
 }
 
 const SEP = "\u0001";
+
+/** A computed predicate: whether it holds of the arguments in a state. */
+export type Derived = (state: StateIndex, args: readonly string[]) => boolean;
 
 /** A trie of atoms' arguments. */
 type Trie = Map<string, Trie>;
@@ -56,11 +84,22 @@ export class StateIndex {
   readonly #byPred = new Map<string, string[][]>();
   readonly #byArg = new Map<string, string[][]>();
   readonly #types: TypeIndex;
+  readonly #derived: ReadonlyMap<string, Derived>;
 
-  /** Indexes the atoms of `preds` in `facts` (string arguments only). */
-  constructor(facts: FactView, preds: readonly string[], types: TypeIndex) {
+  /**
+   * Indexes the atoms of `preds` in `facts` (string arguments only);
+   * `derived` predicates are computed instead of looked up (and only
+   * tested with every argument bound).
+   */
+  constructor(
+    facts: FactView,
+    preds: readonly string[],
+    types: TypeIndex,
+    derived: ReadonlyMap<string, Derived> = new Map(),
+  ) {
     this.#facts = facts;
     this.#types = types;
+    this.#derived = derived;
     for (const pred of preds) {
       const list: string[][] = [];
       for (const atom of facts.query(pred, [])) {
@@ -92,9 +131,16 @@ export class StateIndex {
 
   /** Whether the atom holds. */
   has(pred: string, args: readonly string[]): boolean {
+    const derived = this.#derived.get(pred);
+    if (derived) return derived(this, args);
     let node: Trie | undefined = this.#trie.get(pred);
     for (let i = 0; node !== undefined && i < args.length; i++) node = node.get(args[i]);
     return node !== undefined;
+  }
+
+  /** Whether `pred` is computed rather than looked up. */
+  isDerived(pred: string): boolean {
+    return this.#derived.has(pred);
   }
 
   /** The atoms of `pred` matching `pattern` (`undefined` = any). */
@@ -132,7 +178,7 @@ export class StateIndex {
 /** Type checks and type domains of one vocabulary, cached. */
 export class TypeIndex {
   readonly #vocab: Vocabulary;
-  readonly #assignable = new Map<string, boolean>();
+  readonly #assignable = new Map<string, Map<string, boolean>>();
   readonly #domains = new WeakMap<FactView, Map<string, string[]>>();
 
   /** The type index of `vocab`. */
@@ -143,11 +189,12 @@ export class TypeIndex {
   /** Whether a value of type `sub` may stand for `sup`. */
   fits(sub: string | undefined, sup: string): boolean {
     if (sub === undefined) return false;
-    const key = sub + SEP + sup;
-    let v = this.#assignable.get(key);
+    let bySup = this.#assignable.get(sub);
+    if (!bySup) this.#assignable.set(sub, bySup = new Map());
+    let v = bySup.get(sup);
     if (v === undefined) {
       v = isAssignable(this.#vocab, sub, sup);
-      this.#assignable.set(key, v);
+      bySup.set(sup, v);
     }
     return v;
   }
@@ -195,11 +242,12 @@ export function assignments(
   while (pending.length > 0 && out.length > 0) {
     // A negated literal once its variables are bound; else the positive one
     // with the most bound arguments.
-    let pick = pending.findIndex((l) => l.negated && l.args.every((a) => bound.has(a)));
+    const check = (l: Literal) => l.negated || state.isDerived(l.pred);
+    let pick = pending.findIndex((l) => check(l) && l.args.every((a) => bound.has(a)));
     if (pick < 0) {
       let best = -1;
       pending.forEach((l, k) => {
-        if (l.negated) return;
+        if (check(l)) return;
         const b = l.args.filter((a) => bound.has(a)).length;
         if (b > best) [pick, best] = [k, b];
       });

@@ -18,29 +18,9 @@
  */
 import type { Edge, Node, Skill } from "../../dsl/graph/schema.ts";
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
-import { type Conjunction, literalText } from "./conjunction.ts";
+import { existentialText, type Literal } from "./conjunction.ts";
 import { type Policy, ruleText, ruleVariables } from "./learn.ts";
-
-/**
- * The condition `c` with its variables from `first` on quantified, in
- * order, each literal placed where its last variable is bound (so the
- * evaluator tests it before enumerating the next one).
- *
- * @param names The variables' names.
- * @param first Variables before it are free (bound by the scope).
- */
-export function existentialText(c: Conjunction, names: readonly string[], first = 0): string {
-  const at = (i: number) =>
-    c.literals.filter((l) => Math.max(first - 1, ...l.args) === i).map((l) =>
-      literalText(l, names)
-    );
-  const build = (i: number): string => {
-    if (i >= c.types.length) return "";
-    const inner = [...at(i), build(i + 1)].filter((x) => x !== "").join(" and ");
-    return `exists(${names[i]}: ${c.types[i]}, ${inner === "" ? "true" : inner})`;
-  };
-  return [...at(first - 1), build(first)].filter((x) => x !== "").join(" and ") || "true";
-}
+import { ruleLiteralText } from "./movers.ts";
 
 /**
  * The skill of a decision list (see the module doc).
@@ -61,6 +41,7 @@ export function policySkill(
 ): Skill {
   const nodes: Node[] = [];
   const edges: Edge[] = [];
+  const text = (l: Literal, names: readonly string[]) => ruleLiteralText(l, names, policy.movers);
   const head = (i: number) => i < policy.rules.length ? `rule_${i + 1}` : "stuck";
   // A variable keeps one type in the shared scope: a name another rule
   // binds with another type gets a suffix.
@@ -79,8 +60,8 @@ export function policySkill(
     nodes.push({
       id,
       kind: "check",
-      cond: existentialText(rule.condition, names),
-      doc: `Rule ${i + 1}: ${ruleText(rule, vocab)}`,
+      cond: existentialText(rule.condition, names, 0, text),
+      doc: `Rule ${i + 1}: ${ruleText(rule, vocab, policy.movers)}`,
     });
     const vars = decl.params.map((p, k) => scopeName(p.name, rule.condition.types[k]));
     let prev = id;
@@ -89,7 +70,7 @@ export function policySkill(
       const bind = `r${i + 1}_bind_${decl.params[k].name}`;
       // The parameters bound so far read as scope variables.
       const scoped = names.map((n, j) => j < k ? vars[j] : n);
-      const body = existentialText(rule.condition, scoped, k + 1);
+      const body = existentialText(rule.condition, scoped, k + 1, text);
       nodes.push({
         id: bind,
         kind: "data",

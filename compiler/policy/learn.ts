@@ -27,7 +27,7 @@
  *
  * @module
  */
-import type { FactView } from "../../dsl/facts.ts";
+import type { Atom, FactView } from "../../dsl/facts.ts";
 import { matchAction } from "../../dsl/action.ts";
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
 import type { GroundedTrace } from "../ground.ts";
@@ -36,14 +36,22 @@ import {
   type Assignment,
   assignments,
   type Conjunction,
+  type Derived,
   distinctPrefixes,
   extendAssignments,
   type Literal,
   literalKey,
-  literalText,
   StateIndex,
   TypeIndex,
 } from "./conjunction.ts";
+import {
+  CLOSER,
+  distanceText,
+  findMovers,
+  type Mover,
+  MoverDistances,
+  ruleLiteralText,
+} from "./movers.ts";
 
 /** One demonstrated decision: the state and the expert's action in it. */
 export interface PolicyExample {
@@ -77,6 +85,8 @@ export interface Policy {
   uncovered: PolicyExample[];
   /** All demonstrated decisions. */
   examples: number;
+  /** The movers closer literals refer to (`closer:<index>`). */
+  movers: Mover[];
 }
 
 /** Limits of {@linkcode learnPolicy}. */
@@ -165,7 +175,11 @@ class Learner {
   readonly #explain?: (line: string) => void;
   readonly #trivialCache = new Map<string, boolean>();
   readonly #params = new WeakMap<Conjunction, number>();
+  /** Computed predicates (closer literals), filled once the movers are known. */
+  readonly #derived = new Map<string, Derived>();
+  #movers: Mover[] = [];
   #probeCache?: { state: StateIndex; idle: ReadonlySet<string> }[];
+  readonly #idleCache = new Map<string, number>();
 
   constructor(
     readonly examples: readonly PolicyExample[],
@@ -175,7 +189,7 @@ class Learner {
   ) {
     this.#types = new TypeIndex(vocab);
     const preds = Object.keys(vocab.predicates);
-    this.#index = examples.map((e) => new StateIndex(e.state, preds, this.#types));
+    this.#index = examples.map((e) => new StateIndex(e.state, preds, this.#types, this.#derived));
     const changed = new Set<string>();
     for (const g of traces) {
       for (const s of g.steps) {
@@ -196,6 +210,7 @@ class Learner {
     for (const action of new Set(this.examples.map((e) => e.action))) {
       bases.set(action, this.#base(action));
     }
+    this.#findMovers(bases);
     while (remaining.length > 0) {
       let best: Scored & { action: string } | undefined;
       for (const action of new Set(remaining.map((i) => this.examples[i].action))) {
@@ -212,7 +227,7 @@ class Learner {
       rules.push(rule);
       this.#explain?.(
         `policy rule ${rules.length}: ${
-          ruleText(rule, this.vocab)
+          ruleText(rule, this.vocab, this.#movers)
         } (takes ${rule.covers} of the ${remaining.length} decisions left)`,
       );
       remaining = remaining.filter((i) => !best!.fires.has(i));
@@ -226,7 +241,31 @@ class Learner {
         } at step ${first.step + 1} of trace ${first.trace + 1})`,
       );
     }
-    return { rules, uncovered, examples: this.examples.length };
+    return { rules, uncovered, examples: this.examples.length, movers: this.#movers };
+  }
+
+  /** The movers of the demonstrated actions, and their closer literals as computed predicates. */
+  #findMovers(bases: ReadonlyMap<string, Conjunction>): void {
+    const uses = new Map<string, { args: string[]; add: Atom[]; remove: Atom[] }[]>();
+    for (const e of this.examples) {
+      const delta = this.traces[e.trace].steps[e.step].delta;
+      const list = uses.get(e.action) ?? [];
+      list.push({ args: e.args, add: delta.add, remove: delta.remove });
+      uses.set(e.action, list);
+    }
+    this.#movers = findMovers(this.vocab, uses, bases);
+    this.#movers.forEach((mover, m) => {
+      const distances = new MoverDistances(mover);
+      this.#derived.set(
+        `${CLOSER}${m}`,
+        (state, [a, b, t]) => distances.closer(state, a, b, t),
+      );
+      this.#explain?.(
+        `policy: ${mover.steps.map((s) => s.action).join(", ")} move ${mover.key} along ${
+          distanceText(mover, "a", "b")
+        }`,
+      );
+    });
   }
 
   /**
@@ -265,6 +304,7 @@ class Learner {
    * unary one every object of the type has.
    */
   #trivial(lit: Literal, types: readonly string[]): boolean {
+    if (this.#derived.has(lit.pred)) return false;
     const key = `${literalKey(lit)}:${lit.args.map((a) => types[a]).join(",")}`;
     let v = this.#trivialCache.get(key);
     if (v !== undefined) return v;
@@ -331,37 +371,82 @@ class Learner {
     }
   }
 
+  /**
+   * The ways to extend a condition of `action` by a step: a literal (see
+   * `#literals`), or for an action that moves something (see `movers.ts`)
+   * a literal relating a new variable to the state or the goal together
+   * with "the destination is closer to it than the origin".
+   */
+  *#extensions(
+    c: Conjunction,
+    action: string,
+  ): Generator<{ literals: Literal[]; newTypes: string[] }> {
+    for (const lit of this.#literals(c, true)) {
+      const literal: Literal = { pred: lit.pred, args: lit.args, negated: lit.negated };
+      yield { literals: [literal], newTypes: lit.newType !== undefined ? [lit.newType] : [] };
+    }
+    const n = c.types.length;
+    const params = this.#params.get(c) ?? n;
+    this.#movers.forEach((mover, m) => {
+      for (const step of mover.steps.filter((s) => s.action === action)) {
+        const closer = (t: number): Literal => ({
+          pred: `${CLOSER}${m}`,
+          args: [step.to, step.from, t],
+          negated: false,
+        });
+        for (let v = 0; v < n; v++) {
+          if (v !== step.from && v !== step.to && this.#types.fits(c.types[v], mover.type)) {
+            this.#pendingExtensions.push({ literals: [closer(v)], newTypes: [] });
+          }
+        }
+        if (n - params >= this.#maxExtra) continue;
+        // An anchor: an atom that holds of the new variable (the goal's place).
+        const typed: Conjunction = { types: [...c.types, mover.type], literals: c.literals };
+        for (const lit of this.#literals(typed, false)) {
+          if (lit.negated || !lit.args.includes(n)) continue;
+          this.#pendingExtensions.push({
+            literals: [{ pred: lit.pred, args: lit.args, negated: false }, closer(n)],
+            newTypes: [mover.type],
+          });
+        }
+      }
+    });
+    yield* this.#pendingExtensions.splice(0);
+  }
+  readonly #pendingExtensions: { literals: Literal[]; newTypes: string[] }[] = [];
+
   /** The best consistent condition for `action` over the remaining examples, if any. */
   #search(base: Conjunction, action: string, remaining: readonly number[]): Scored | undefined {
     const params = base.types.length;
     const start = this.#score(base, action, this.#start(base, remaining));
     if (start.pos.length === 0) return undefined;
-    let best: Scored | undefined;
-    if (start.neg.length === 0) best = this.#withCost(start, params);
+    const found: Scored[] = [];
+    if (start.neg.length === 0) found.push(this.#withCost(start, params));
     let beam = [start];
     const seen = new Set<string>([[...start.keys].sort().join("&")]);
     for (let depth = 0; depth < this.#maxLiterals && beam.length > 0; depth++) {
       const children: Scored[] = [];
       for (const parent of beam) {
-        for (const lit of this.#literals(parent.condition, true)) {
-          const literal: Literal = { pred: lit.pred, args: lit.args, negated: lit.negated };
-          const key = literalKey(literal);
-          if (parent.keys.has(key)) continue;
-          const keys = new Set(parent.keys).add(key);
+        for (const ext of this.#extensions(parent.condition, action)) {
+          const added = ext.literals.map(literalKey);
+          if (added.some((k) => parent.keys.has(k))) continue;
+          const keys = new Set([...parent.keys, ...added]);
           const id = [...keys].sort().join("&");
           if (seen.has(id)) continue;
           seen.add(id);
-          const types = lit.newType !== undefined
-            ? [...parent.condition.types, lit.newType]
-            : parent.condition.types;
+          const types = [...parent.condition.types, ...ext.newTypes];
           const condition: Conjunction = {
             types,
-            literals: [...parent.condition.literals, literal],
+            literals: [...parent.condition.literals, ...ext.literals],
           };
           this.#params.set(condition, params);
           const fires = new Map<number, Assignment[]>();
           for (const [i, list] of parent.fires) {
-            const next = extendAssignments(list, literal, types, this.#index[i]);
+            let next: Assignment[] = list;
+            for (const l of ext.literals) {
+              if (next.length === 0) break;
+              next = extendAssignments(next, l, types, this.#index[i]);
+            }
             if (next.length > 0) fires.set(i, next.slice(0, MAX_ASSIGNMENTS));
           }
           const scored = this.#score(condition, action, fires, keys);
@@ -371,9 +456,15 @@ class Learner {
           // makes the rule longer.
           const same = scored.pos.length === parent.pos.length &&
             scored.fires.size === parent.fires.size;
-          if (same && (parent.cost === undefined || scored.cost! >= parent.cost)) continue;
+          if (same && (parent.cost === undefined || scored.cost! >= parent.cost)) {
+            // Unless it keeps the rule off objects the expert left alone.
+            if (
+              parent.cost === undefined ||
+              this.#idleShare(scored.condition, params) >= this.#idleShare(parent.condition, params)
+            ) continue;
+          }
           children.push(scored);
-          if (scored.neg.length === 0 && (!best || better(scored, best))) best = scored;
+          if (scored.neg.length === 0) found.push(scored);
         }
       }
       children.sort((a, b) =>
@@ -381,7 +472,7 @@ class Learner {
       );
       beam = children.slice(0, this.#width);
     }
-    return best;
+    return this.#bestOf(found, params);
   }
 
   /** The assignments of the base condition in each remaining example it fires in. */
@@ -429,35 +520,64 @@ class Learner {
     for (const i of s.pos) {
       bits += Math.log2(Math.max(1, distinctPrefixes(s.fires.get(i)!, params)));
     }
-    s.cost = (s.condition.literals.length * LITERAL_BITS + CHOICE_WEIGHT * bits +
-      IDLE_BITS * this.#idleUses(s.condition, params)) / s.pos.length;
+    s.cost = (s.condition.literals.length * LITERAL_BITS + CHOICE_WEIGHT * bits) / s.pos.length;
     return s;
+  }
+
+  /**
+   * The best of the consistent conditions found: the cheapest by their
+   * description, with the idle objects they would take counted for the
+   * cheapest few (counting them is the expensive part).
+   */
+  #bestOf(found: Scored[], params: number): Scored | undefined {
+    const top = found.sort((a, b) => a.cost! - b.cost! || b.pos.length - a.pos.length)
+      .slice(0, IDLE_CANDIDATES);
+    for (const s of top) {
+      s.cost = s.cost! + IDLE_BITS * this.#idleShare(s.condition, params);
+    }
+    return top.sort((a, b) => a.cost! - b.cost! || b.pos.length - a.pos.length)[0];
   }
 
   /**
    * How often the condition would let its action take an object the
    * expert never acted on in that demonstration (an idle object: a ball
-   * no goal mentions, a room nothing is in): over a sample of the
-   * demonstrated states, the idle objects that satisfy what the condition
-   * says of that parameter (the literals about it, and about the extra
-   * variables they relate it to). A rule that takes no idle object says
-   * why it takes the objects it does.
+   * no goal mentions, a room nothing is in): the share of (sampled
+   * demonstrated state, parameter) pairs where some idle object satisfies
+   * what the condition says of that parameter (the literals about it, and
+   * about the extra variables they relate it to). A rule that takes no
+   * idle object says why it takes the objects it does.
    */
-  #idleUses(c: Conjunction, params: number): number {
+  #idleShare(c: Conjunction, params: number): number {
+    const probes = this.#probes;
+    if (params === 0 || probes.length === 0) return 0;
     let count = 0;
     for (let k = 0; k < params; k++) {
       const local = localCondition(c, k, params);
       if (local.literals.length === 0) continue;
-      for (const { state, idle } of this.#probes) {
-        for (const o of state.objectsOf(c.types[k])) {
-          if (!idle.has(o)) continue;
+      // Conditions share what they say of a parameter: count each once.
+      const key = `${k}|${local.literals.map(literalKey).sort().join("&")}|${
+        local.types.join(",")
+      }`;
+      const known = this.#idleCache.get(key);
+      if (known !== undefined) {
+        count += known;
+        continue;
+      }
+      const before = count;
+      for (const { state, idle } of probes) {
+        for (const o of idle) {
+          if (!state.fits(o, c.types[k])) continue;
           const fixed: (string | undefined)[] = [];
           fixed[k] = o;
-          if (assignments(local, state, fixed, 1, true).length > 0) count++;
+          if (assignments(local, state, fixed, 1, true).length > 0) {
+            count++;
+            break;
+          }
         }
       }
+      this.#idleCache.set(key, count - before);
     }
-    return count;
+    return count / (probes.length * params);
   }
 
   /** States to probe for idle uses (a sample of each trace's), with each trace's idle objects. */
@@ -478,7 +598,7 @@ class Learner {
       }
       const step = Math.max(1, Math.floor(g.states.length / PROBES_PER_TRACE));
       for (let i = 0; i < g.states.length; i += step) {
-        out.push({ state: new StateIndex(g.states[i], preds, this.#types), idle });
+        out.push({ state: new StateIndex(g.states[i], preds, this.#types, this.#derived), idle });
       }
     });
     return this.#probeCache = out;
@@ -489,10 +609,12 @@ class Learner {
 const LITERAL_BITS = 2;
 /** How much more a bit of free choice costs than a bit of the rule (it grows with the task). */
 const CHOICE_WEIGHT = 3;
-/** What one use of an idle object costs (see `#idleUses`). */
+/** What a decision costs, at most, for the idle objects its rule could take (see `#idleShare`). */
 const IDLE_BITS = 4;
 /** Demonstrated states per trace probed for idle uses. */
-const PROBES_PER_TRACE = 8;
+const PROBES_PER_TRACE = 6;
+/** Consistent conditions per search whose idle uses are counted. */
+const IDLE_CANDIDATES = 24;
 
 /**
  * Each object's profile in a state: its type and the predicates and
@@ -558,9 +680,15 @@ export function ruleVariables(rule: PolicyRule, vocab: Vocabulary): string[] {
 }
 
 /** A rule as text: `drop(b, r, g) if carry(b, g) and ...`. */
-export function ruleText(rule: PolicyRule, vocab: Vocabulary): string {
+export function ruleText(
+  rule: PolicyRule,
+  vocab: Vocabulary,
+  movers: readonly Mover[] = [],
+): string {
   const names = ruleVariables(rule, vocab);
   const params = vocab.actions[rule.action].params.length;
-  const cond = rule.condition.literals.map((l) => literalText(l, names)).join(" and ");
+  const cond = rule.condition.literals.map((l) => ruleLiteralText(l, names, movers)).join(
+    " and ",
+  );
   return `${rule.action}(${names.slice(0, params).join(", ")}) if ${cond || "true"}`;
 }

@@ -18,6 +18,8 @@
  *          | IDENT "(" args ")"                          predicate, function or builtin call
  *          | QUANT "(" IDENT ":" TYPE "," expr ")"        QUANT = exists | forall | select_one | select_all
  *          | QUANT "(" IDENT "in" expr "," expr ")"       quantify over a list
+ *          | "distance" "(" IDENT "," IDENT ":" TYPE "," expr "," expr "," expr ")"
+ *                                                         shortest path length (edge, from, to)
  *          | "[" (expr ("," expr)*)? "]"                  list literal
  *          | "(" expr ")"
  * ```
@@ -69,7 +71,23 @@ export type Expr =
   | { kind: "not"; arg: Expr; span: Span }
   | { kind: "neg"; arg: Expr; span: Span }
   | { kind: "binary"; op: BinaryOp; left: Expr; right: Expr; span: Span }
-  | { kind: "quant"; op: QuantOp; var: string; domain: Domain; body: Expr; span: Span };
+  | { kind: "quant"; op: QuantOp; var: string; domain: Domain; body: Expr; span: Span }
+  /**
+   * `distance(u, v: T, edge, a, b)`: the number of steps of a shortest
+   * path from `a` to `b` where a step goes from `u` to `v` when `edge`
+   * holds of them; 0 when `a` is `b`, and the number of objects of `T`
+   * (more than any path) when no path leads there.
+   */
+  | {
+    kind: "distance";
+    from: string;
+    to: string;
+    type: string;
+    edge: Expr;
+    source: Expr;
+    target: Expr;
+    span: Span;
+  };
 
 /** Names that are builtin calls rather than vocabulary predicates or functions. */
 export const BUILTIN_CALLS = ["select_idx", "len"] as const;
@@ -86,6 +104,7 @@ export const KEYWORDS = [
   "forall",
   "select_one",
   "select_all",
+  "distance",
 ] as const;
 
 /**
@@ -112,6 +131,8 @@ export function childExprs(e: Expr): Expr[] {
       return [e.left, e.right];
     case "quant":
       return e.domain.kind === "in" ? [e.domain.list, e.body] : [e.body];
+    case "distance":
+      return [e.edge, e.source, e.target];
     default:
       return [];
   }

@@ -114,6 +114,8 @@ class Checker {
         return this.binary(e, scope);
       case "quant":
         return this.quant(e, scope);
+      case "distance":
+        return this.distance(e, scope);
     }
   }
 
@@ -280,6 +282,28 @@ class Checker {
       case "select_all":
         return bound === undefined ? undefined : `List<${bound}>`;
     }
+  }
+
+  private distance(e: Extract<Expr, { kind: "distance" }>, scope: Scope): string {
+    let bound: string | undefined;
+    if (isObjectType(this.vocab, e.type)) bound = e.type;
+    else if (isKnownType(this.vocab, e.type)) {
+      this.report(e, `The nodes of "distance" must be an object type but "${e.type}" is not`);
+    } else this.report(e, `Unknown type "${e.type}"`);
+    const inner = new Map(scope);
+    inner.set(e.from, bound);
+    inner.set(e.to, bound);
+    const edge = this.infer(e.edge, inner);
+    if (edge !== undefined && edge !== "Bool") {
+      this.report(e.edge, `The edge condition of "distance" must be Bool but is ${edge}`);
+    }
+    for (const [end, what] of [[e.source, "start"], [e.target, "end"]] as const) {
+      const t = this.infer(end, scope);
+      if (t !== undefined && bound !== undefined && !isAssignable(this.vocab, t, bound)) {
+        this.report(end, `The ${what} of "distance" must be ${bound} but is ${t}`);
+      }
+    }
+    return "Num";
   }
 }
 

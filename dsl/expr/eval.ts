@@ -9,6 +9,7 @@
 import type { Expr, Span } from "./ast.ts";
 import { type ExprError, exprError } from "./errors.ts";
 import { printExpr } from "./print.ts";
+import { freeVars } from "./vars.ts";
 import { err, ok, type Result } from "../result.ts";
 import { type AtomArg, type FactView, formatLiteral, type Value } from "../facts.ts";
 import { isObjectType, own, subtypesOf, type Vocabulary } from "../vocabulary.ts";
@@ -120,6 +121,8 @@ class Evaluator {
         return this.binary(e, scope);
       case "quant":
         return this.quant(e, scope);
+      case "distance":
+        return this.distance(e, scope);
     }
   }
 
@@ -221,6 +224,85 @@ class Evaluator {
     }
   }
 
+  /** Distances to a target, per `distance` node, per scope of its edge and target. */
+  readonly #distances = new Map<Expr, Map<string, Map<Value, number>>>();
+
+  /**
+   * A `distance`: shortest path lengths to the target are found once per
+   * evaluation, by a search backwards from it (each step's predecessors are
+   * the nodes the edge condition admits, looked up through an atom of it
+   * where one narrows them), and shared by every start asked about.
+   */
+  private distance(e: Extract<Expr, { kind: "distance" }>, scope: Scope): number {
+    const target = this.evaluate(e.target, scope);
+    const source = this.evaluate(e.source, scope);
+    const key = [
+      ...freeScope(e.edge, scope, [e.from, e.to]),
+      formatLiteral(target),
+    ].join("\u0001");
+    let byScope = this.#distances.get(e);
+    if (!byScope) this.#distances.set(e, byScope = new Map());
+    let dist = byScope.get(key);
+    if (!dist) {
+      dist = this.shortestTo(e, scope, target);
+      byScope.set(key, dist);
+    }
+    return dist.get(source) ?? this.domainOf(e.type).length;
+  }
+
+  private shortestTo(
+    e: Extract<Expr, { kind: "distance" }>,
+    scope: Scope,
+    target: Value,
+  ): Map<Value, number> {
+    const nodes = this.domainOf(e.type);
+    const dist = new Map<Value, number>([[target, 0]]);
+    const inner = new Map(scope);
+    // Predecessors: the `from` candidates with the `to` node bound.
+    const probe: Extract<Expr, { kind: "quant" }> = {
+      kind: "quant",
+      op: "select_all",
+      var: e.from,
+      domain: { kind: "type", type: e.type },
+      body: e.edge,
+      span: e.span,
+    };
+    let frontier: Value[] = [target];
+    while (frontier.length > 0) {
+      const next: Value[] = [];
+      for (const v of frontier) {
+        inner.set(e.to, v);
+        const d = dist.get(v)! + 1;
+        for (const u of this.narrow(probe, inner, nodes)) {
+          if (dist.has(u)) continue;
+          if (--this.#left < 0) {
+            this.fail(
+              e.span,
+              `Evaluation budget exceeded: more than ${this.#budget} steps of "distance"`,
+            );
+          }
+          inner.set(e.from, u);
+          if (!this.bool(e.edge, inner, `The edge condition of "distance" must be a boolean`)) {
+            continue;
+          }
+          dist.set(u, d);
+          next.push(u);
+        }
+      }
+      frontier = next;
+    }
+    return dist;
+  }
+
+  /** The objects of a type (subtypes included), in a deterministic order. */
+  private domainOf(type: string): string[] {
+    const seen = new Set<string>();
+    for (const t of subtypesOf(this.env.vocab, type)) {
+      for (const id of this.env.facts.objectsOfType(t)) seen.add(id);
+    }
+    return [...seen];
+  }
+
   /**
    * The candidates that can satisfy the body: when a conjunct of the body
    * is an atom over the bound variable whose other arguments are known,
@@ -229,6 +311,13 @@ class Evaluator {
    */
   private narrow(e: Extract<Expr, { kind: "quant" }>, scope: Scope, candidates: Value[]): Value[] {
     if (candidates.length < NARROW_FROM) return candidates;
+    // A disjunction narrows to what its disjuncts narrow to, when each does.
+    if (e.body.kind === "binary" && e.body.op === "or") {
+      const parts = disjuncts(e.body).map((d) => this.narrow({ ...e, body: d }, scope, candidates));
+      if (parts.some((p) => p === candidates)) return candidates;
+      const allowed = new Set(parts.flat());
+      return candidates.filter((x) => allowed.has(x));
+    }
     for (const c of conjuncts(e.body)) {
       if (c.kind !== "call" || !own(this.env.vocab.predicates, c.name)) continue;
       const at: number[] = [];
@@ -311,6 +400,20 @@ class Evaluator {
 
 /** Domains smaller than this are tried in full: looking the atoms up would not pay. */
 const NARROW_FROM = 8;
+
+/** The disjuncts of an expression (itself when it is no disjunction), left to right. */
+function disjuncts(e: Expr): Expr[] {
+  return e.kind === "binary" && e.op === "or" ? [...disjuncts(e.left), ...disjuncts(e.right)] : [e];
+}
+
+const freeVarsOf = new WeakMap<Expr, string[]>();
+
+/** The values of the scope variables `e` reads (bound ones excepted), as text. */
+function freeScope(e: Expr, scope: Scope, bound: readonly string[]): string[] {
+  let vars = freeVarsOf.get(e);
+  if (!vars) freeVarsOf.set(e, vars = [...freeVars(e)].filter((v) => !bound.includes(v)).sort());
+  return vars.map((v) => `${v}=${scope.has(v) ? formatLiteral(scope.get(v)!) : "?"}`);
+}
 
 /** The conjuncts of an expression (itself when it is no conjunction), left to right. */
 function conjuncts(e: Expr): Expr[] {

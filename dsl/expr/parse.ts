@@ -260,6 +260,7 @@ class Parser {
       return { kind: "bool", value: t.text === "true", span: t.span };
     }
     if (QUANTS.includes(t.text)) return this.quant();
+    if (t.text === "distance") return this.distance();
     if (KEYWORD_SET.has(t.text)) this.fail(`Unexpected "${t.text}"`, t.span);
     this.next();
     if (!this.isOp("(")) return { kind: "var", name: t.text, span: t.span };
@@ -301,6 +302,38 @@ class Parser {
       var: name.text,
       domain,
       body,
+      span: { start: head.span.start, end: close.span.end },
+    };
+  }
+
+  /** `distance(u, v: T, edge, a, b)`. */
+  private distance(): Expr {
+    const head = this.next();
+    this.expectOp("(");
+    const vars: string[] = [];
+    for (const sep of [",", ":"]) {
+      const name = this.peek();
+      if (name.kind !== "ident" || KEYWORD_SET.has(name.text)) this.unexpected("a variable name");
+      this.next();
+      vars.push(name.text);
+      this.expectOp(sep);
+    }
+    const type = this.typeName();
+    this.expectOp(",");
+    const edge = this.expr();
+    this.expectOp(",");
+    const source = this.expr();
+    this.expectOp(",");
+    const target = this.expr();
+    const close = this.expectOp(")");
+    return {
+      kind: "distance",
+      from: vars[0],
+      to: vars[1],
+      type,
+      edge,
+      source,
+      target,
       span: { start: head.span.start, end: close.span.end },
     };
   }

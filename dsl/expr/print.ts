@@ -99,6 +99,10 @@ export function printExpr(expr: Expr): string {
     }
     case "quant":
       return `${expr.op}(${expr.var}${printDomain(expr.domain)}, ${printExpr(expr.body)})`;
+    case "distance":
+      return `distance(${expr.from}, ${expr.to}: ${expr.type}, ${printExpr(expr.edge)}, ${
+        printExpr(expr.source)
+      }, ${printExpr(expr.target)})`;
   }
 }
 
@@ -146,6 +150,10 @@ export function exprEquals(a: Expr, b: Expr): boolean {
     case "quant":
       return b.kind === "quant" && a.op === b.op && a.var === b.var &&
         domainEquals(a.domain, b.domain) && exprEquals(a.body, b.body);
+    case "distance":
+      return b.kind === "distance" && a.from === b.from && a.to === b.to && a.type === b.type &&
+        exprEquals(a.edge, b.edge) && exprEquals(a.source, b.source) &&
+        exprEquals(a.target, b.target);
   }
 }
 
@@ -200,5 +208,13 @@ export function stripSpans(e: Expr): Expr {
         : { kind: "in", list: stripSpans(e.domain.list) };
       return { kind: "quant", op: e.op, var: e.var, domain, body: stripSpans(e.body), span };
     }
+    case "distance":
+      return {
+        ...e,
+        edge: stripSpans(e.edge),
+        source: stripSpans(e.source),
+        target: stripSpans(e.target),
+        span,
+      };
   }
 }

@@ -56,6 +56,11 @@ function collect(e: Expr, bound: ReadonlySet<string>, out: Set<string>): void {
       if (e.domain.kind === "in") collect(e.domain.list, bound, out);
       collect(e.body, new Set([...bound, e.var]), out);
       return;
+    case "distance":
+      collect(e.edge, new Set([...bound, e.from, e.to]), out);
+      collect(e.source, bound, out);
+      collect(e.target, bound, out);
+      return;
   }
 }
 
@@ -139,6 +144,17 @@ function subst(e: Expr, values: ReadonlyMap<string, Value>): Expr {
       }
       return { ...e, domain, body: subst(e.body, inner) };
     }
+    case "distance": {
+      const inner = new Map(values);
+      inner.delete(e.from);
+      inner.delete(e.to);
+      return {
+        ...e,
+        edge: subst(e.edge, inner),
+        source: subst(e.source, values),
+        target: subst(e.target, values),
+      };
+    }
   }
 }
 
@@ -178,6 +194,13 @@ export function renameVars(expr: Expr, renames: Readonly<Record<string, string>>
           : x.domain;
         return { ...x, domain, body: walk(x.body, new Set([...bound, x.var])) };
       }
+      case "distance":
+        return {
+          ...x,
+          edge: walk(x.edge, new Set([...bound, x.from, x.to])),
+          source: walk(x.source, bound),
+          target: walk(x.target, bound),
+        };
       default:
         return x;
     }

@@ -341,6 +341,9 @@ function walk(e: Expr, visit: (e: Expr) => void): void {
       if (e.domain.kind === "in") walk(e.domain.list, visit);
       walk(e.body, visit);
       return;
+    case "distance":
+      for (const c of [e.edge, e.source, e.target]) walk(c, visit);
+      return;
     default:
       return;
   }

@@ -30,7 +30,9 @@ function randomExpr(rand: () => number, depth: number): Expr {
   const leaf = depth <= 0 || rand() < 0.25;
   const kind = leaf
     ? pick(["num", "str", "bool", "var"] as const)
-    : pick(["list", "call", "not", "neg", "binary", "binary", "binary", "quant"] as const);
+    : pick(
+      ["list", "call", "not", "neg", "binary", "binary", "binary", "quant", "distance"] as const,
+    );
   const sub = () => randomExpr(rand, depth - 1);
   const some = (max: number) => Array.from({ length: Math.floor(rand() * (max + 1)) }, sub);
   switch (kind) {
@@ -63,6 +65,17 @@ function randomExpr(rand: () => number, depth: number): Expr {
         var: pick(NAMES),
         domain: rand() < 0.5 ? { kind: "type", type: pick(TYPES) } : { kind: "in", list: sub() },
         body: sub(),
+        span: SPAN,
+      };
+    case "distance":
+      return {
+        kind,
+        from: pick(NAMES),
+        to: pick(NAMES),
+        type: pick(TYPES),
+        edge: sub(),
+        source: sub(),
+        target: sub(),
         span: SPAN,
       };
   }

@@ -1,0 +1,216 @@
+/**
+ * Movers and distances: what lets a policy head for a place it cannot see
+ * from where it stands. An action that, in every demonstrated use, takes
+ * an atom's argument from one of its parameters to another (`walk(from,
+ * to)` removes `at(from)` and adds `at(to)`) moves that argument along a
+ * graph: a step from `u` to `v` is possible where the action's observed
+ * preconditions, other than the moved atom itself, hold with `from = u`
+ * and `to = v` (`adjacent(u, v) and not water(u)`), in the current state.
+ * The actions that move the same argument make one graph. A rule may then
+ * say `closer(to, from, t)`: the action's destination is fewer steps from
+ * `t` than its origin, the distance feature of generalised planning
+ * (`distance(...)` in the expression language).
+ *
+ * @module
+ */
+import type { Atom } from "../../dsl/facts.ts";
+import type { Vocabulary } from "../../dsl/vocabulary.ts";
+import {
+  assignments,
+  type Conjunction,
+  existentialText,
+  type Literal,
+  literalText,
+  type StateIndex,
+} from "./conjunction.ts";
+
+/** The prefix of a closer literal's predicate: `closer:<mover>` with arguments (a, b, t). */
+export const CLOSER = "closer:";
+
+/** How one action moves an argument. */
+export interface MoverStep {
+  action: string;
+  /** The parameters moved from and to. */
+  from: number;
+  to: number;
+  /**
+   * The step condition over `u` (0), `v` (1) and the action's other
+   * parameters (2, ...): its observed preconditions without the moved atom.
+   */
+  edge: Conjunction;
+}
+
+/** An argument the actions move, and the graph they move it along. */
+export interface Mover {
+  /** `<predicate>/<position>`, e.g. `at/1`. */
+  key: string;
+  /** The type of the graph's nodes. */
+  type: string;
+  steps: MoverStep[];
+}
+
+/**
+ * The movers of a set of actions: for each action, the argument its every
+ * demonstrated use moves between two of its parameters, with the edge
+ * condition from its observed preconditions `bases`.
+ *
+ * @param uses Each action's demonstrated uses: arguments and fact change.
+ * @param bases Each action's observed preconditions (variables = parameters).
+ */
+export function findMovers(
+  vocab: Vocabulary,
+  uses: ReadonlyMap<string, { args: string[]; add: readonly Atom[]; remove: readonly Atom[] }[]>,
+  bases: ReadonlyMap<string, Conjunction>,
+): Mover[] {
+  const movers = new Map<string, Mover>();
+  for (const [action, list] of uses) {
+    const params = vocab.actions[action].params;
+    const base = bases.get(action);
+    if (!base || list.length === 0) continue;
+    for (const moved of movesOf(list, params.length)) {
+      const { pred, position, from, to } = moved;
+      if (params[from].type !== params[to].type) continue;
+      const key = `${pred}/${position}`;
+      // u, v, then the other parameters.
+      const order = [from, to, ...params.map((_, i) => i).filter((i) => i !== from && i !== to)];
+      const rename = new Map(order.map((p, i) => [p, i]));
+      const edge: Conjunction = {
+        types: order.map((p) => params[p].type),
+        literals: base.literals.filter((l) => l.pred !== pred).map((l) => ({
+          ...l,
+          args: l.args.map((a) => rename.get(a)!),
+        })),
+      };
+      const type = params[from].type;
+      const mover = movers.get(`${key}:${type}`) ?? { key, type, steps: [] };
+      mover.steps.push({ action, from, to, edge });
+      movers.set(`${key}:${type}`, mover);
+    }
+  }
+  return [...movers.values()];
+}
+
+/** The argument moves every use of an action shares. */
+function movesOf(
+  list: readonly { args: string[]; add: readonly Atom[]; remove: readonly Atom[] }[],
+  arity: number,
+): { pred: string; position: number; from: number; to: number }[] {
+  const candidates = (u: typeof list[number]) => {
+    const out: string[] = [];
+    for (const r of u.remove) {
+      for (const a of u.add) {
+        if (a.pred !== r.pred || a.args.length !== r.args.length) continue;
+        const differ = a.args.map((x, i) => x !== r.args[i] ? i : -1).filter((i) => i >= 0);
+        if (differ.length !== 1) continue;
+        const j = differ[0];
+        for (let f = 0; f < arity; f++) {
+          for (let t = 0; t < arity; t++) {
+            if (f !== t && u.args[f] === r.args[j] && u.args[t] === a.args[j]) {
+              out.push(`${r.pred}\u0001${j}\u0001${f}\u0001${t}`);
+            }
+          }
+        }
+      }
+    }
+    return new Set(out);
+  };
+  let shared = candidates(list[0]);
+  for (const u of list.slice(1)) {
+    const here = candidates(u);
+    shared = new Set([...shared].filter((k) => here.has(k)));
+  }
+  return [...shared].map((k) => {
+    const [pred, position, from, to] = k.split("\u0001");
+    return { pred, position: Number(position), from: Number(from), to: Number(to) };
+  });
+}
+
+/**
+ * Distances along a mover's graph in indexed states, cached per state and
+ * target: a search backwards from the target, each node's predecessors
+ * found by joining the step conditions with `v` bound.
+ */
+export class MoverDistances {
+  /** Distances per graph (states with the same atoms of the edge predicates share one). */
+  readonly #byGraph = new Map<string, Map<string, Map<string, number>>>();
+  readonly #graphOf = new WeakMap<StateIndex, string>();
+  readonly #preds: string[];
+
+  /** Distances along `mover`. */
+  constructor(readonly mover: Mover) {
+    this.#preds = [...new Set(mover.steps.flatMap((s) => s.edge.literals.map((l) => l.pred)))];
+  }
+
+  /** The key of a state's graph: the atoms of the edge predicates. */
+  #graph(state: StateIndex): string {
+    let key = this.#graphOf.get(state);
+    if (key === undefined) {
+      key = this.#preds.map((p) =>
+        `${p}:${state.atoms(p, []).map((a) => a.join(" ")).sort().join(",")}`
+      ).join(";");
+      this.#graphOf.set(state, key);
+    }
+    return key;
+  }
+
+  /** Steps from `a` to `t` in `state`; the number of nodes when no path leads there. */
+  distance(state: StateIndex, a: string, t: string): number {
+    const graph = this.#graph(state);
+    let byTarget = this.#byGraph.get(graph);
+    if (!byTarget) this.#byGraph.set(graph, byTarget = new Map());
+    let dist = byTarget.get(t);
+    if (!dist) {
+      dist = new Map([[t, 0]]);
+      let frontier = [t];
+      while (frontier.length > 0) {
+        const next: string[] = [];
+        for (const v of frontier) {
+          const d = dist.get(v)! + 1;
+          for (const step of this.mover.steps) {
+            for (const a of assignments(step.edge, state, [undefined, v], Infinity, true)) {
+              const u = a[0];
+              if (u === undefined || dist.has(u) || !state.fits(u, this.mover.type)) continue;
+              dist.set(u, d);
+              next.push(u);
+            }
+          }
+        }
+        frontier = next;
+      }
+      byTarget.set(t, dist);
+    }
+    return dist.get(a) ?? state.objectsOf(this.mover.type).length;
+  }
+
+  /** Whether `a` is fewer steps from `t` than `b` is. */
+  closer(state: StateIndex, a: string, b: string, t: string): boolean {
+    return this.distance(state, a, t) < this.distance(state, b, t);
+  }
+}
+
+/**
+ * The expression of a mover's step count from `a` to `b` (variable names or
+ * terms): `distance(u, v: T, <edge>, a, b)`, the edge the disjunction of its
+ * actions' step conditions.
+ */
+export function distanceText(mover: Mover, a: string, b: string): string {
+  const edge = mover.steps.map((s) => {
+    const names = s.edge.types.map((_, i) => i === 0 ? "u" : i === 1 ? "v" : `w${i - 1}`);
+    return existentialText(s.edge, names, 2);
+  });
+  const unique = [...new Set(edge)];
+  const text = unique.length === 1 ? unique[0] : unique.map((e) => `(${e})`).join(" or ");
+  return `distance(u, v: ${mover.type}, ${text}, ${a}, ${b})`;
+}
+
+/** The text of a rule literal, a closer literal as a comparison of distances. */
+export function ruleLiteralText(
+  l: Literal,
+  names: readonly string[],
+  movers: readonly Mover[],
+): string {
+  if (!l.pred.startsWith(CLOSER)) return literalText(l, names);
+  const mover = movers[Number(l.pred.slice(CLOSER.length))];
+  const [a, b, t] = l.args.map((x) => names[x]);
+  return `${distanceText(mover, a, t)} < ${distanceText(mover, b, t)}`;
+}

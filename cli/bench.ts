@@ -17,6 +17,8 @@ import { gardenKit } from "../examples/garden/kit.ts";
 import { deployKit } from "../examples/deploy/kit.ts";
 import { demonstrationTasks, envHelp, kitFromFlag, SHARED_DATA, taskList } from "./_tasks.ts";
 import { measureHoningGain, type WeakHoning } from "./_bench_honing.ts";
+import { MemoryPeak } from "./_memory_peak.ts";
+import { runGenplanSuite } from "./_bench_genplan.ts";
 import {
   type BuiltLibrary,
   byTypeTable,
@@ -32,6 +34,7 @@ import {
 } from "./_variants.ts";
 
 const HELP = `Usage: deno task bench [--env <env>|all] [options]
+       deno task bench --suite genplan [--domains <list>] [--demos <n>] [options]
 
 Runs every variant on the full benchmark data and writes the results. What
 is measured is the environment's benchmark (its kit's \`benchmark\` field):
@@ -58,6 +61,18 @@ three runs once the process has compiled its code; the first run is
 reported too), episodes
 per second and interpreter node evaluations per second (wall time,
 environment included).
+
+Generalised planning (--suite genplan): every domain of <data>/genplan/
+(pddlgym and PG3 domains with train/ and test/ problems): the library is
+induced from the expert's plans of the --demos smallest training problems
+with the domain's action rules withheld (rules "learned", with a decision-
+list policy), and the expert and the library are evaluated on every test
+problem; writes <out>/results.md and results.json (default bench/genplan).
+  --domains <list>       e.g. pg3/manygripper,blocks (a bare name: every
+                         suite's); default all
+  --demos <n>            demonstrations per domain (default 3)
+  --concurrency <n>      episodes at once, in worker threads (default 2)
+  --max-actions <n>      actions per episode (default 3000)
 
 Options:
 ${envHelp(25)}
@@ -149,6 +164,10 @@ export async function main(args: string[]): Promise<number> {
     weak: { type: "string" },
     "hone-train": { type: "string" },
     json: { type: "boolean" },
+    suite: { type: "string" },
+    domains: { type: "string" },
+    demos: { type: "string" },
+    concurrency: { type: "string" },
     help: { type: "boolean", short: "h" },
   });
   if (flags.help) {
@@ -156,6 +175,28 @@ export async function main(args: string[]): Promise<number> {
     return 0;
   }
   const data = (flags.data ?? SHARED_DATA).replace(/\/+$/, "");
+  if (flags.suite !== undefined) {
+    if (flags.suite !== "genplan") {
+      throw new UsageError(`Unknown --suite "${flags.suite}" (known: genplan)`);
+    }
+    const rows = await runGenplanSuite({
+      data,
+      ...(flags.domains !== undefined
+        ? { domains: flags.domains.split(",").map((d) => d.trim()).filter((d) => d !== "") }
+        : {}),
+      demos: positive("demos", flags.demos, 3),
+      maxActions: positive("max-actions", flags["max-actions"], 3000),
+      concurrency: positive("concurrency", flags.concurrency, 2),
+      out: flags.out ?? "bench/genplan",
+      command: `deno task bench ${args.join(" ")}`.trim(),
+      log: (line) => console.error(line),
+    });
+    if (flags.json) console.log(JSON.stringify(rows, null, 2));
+    return 0;
+  }
+  if (flags.domains !== undefined || flags.demos !== undefined) {
+    throw new UsageError("--domains and --demos belong to --suite genplan");
+  }
   const request: BenchRequest = {
     data,
     ...(flags.train !== undefined ? { train: positive("train", flags.train, 1) } : {}),
@@ -438,25 +479,6 @@ function measureInputSize(setup: Setup, steps: number): InputSize {
     kit.grounder().initial(`Crafting commands:\n${lines.join("\n")}\n\nGoal: craft item 1.`, "");
   });
   return { trace, observation };
-}
-
-/**
- * The peak of the process's resident memory, sampled every 100 ms while the
- * event loop is free and whenever `sample` is called (between phases).
- */
-class MemoryPeak {
-  #peak = 0;
-  readonly #timer = setInterval(() => this.sample(), 100);
-  /** Takes a sample now. */
-  sample(): void {
-    this.#peak = Math.max(this.#peak, Deno.memoryUsage().rss);
-  }
-  /** Stops sampling; the peak in MiB. */
-  stop(): number {
-    clearInterval(this.#timer);
-    this.sample();
-    return this.#peak / 2 ** 20;
-  }
 }
 
 function renderMarkdown(

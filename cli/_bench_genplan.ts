@@ -1,0 +1,287 @@
+/**
+ * `deno task bench --suite genplan`: generalised planning on the PDDL
+ * domains of `<data>/genplan/<suite>/<domain>/` (domain.pddl, train/,
+ * test/). For every domain: the expert's plans of the smallest training
+ * problems are the demonstrations; the library is induced from them with
+ * the domain's action rules withheld (`rules: "learned"`: the agent knows
+ * only what it learned from the demonstrations); the expert and the
+ * library are evaluated on every test problem. The rows say how the
+ * library compares with the expert: success, actions, rejected actions
+ * and the share of actions look-ahead planned rather than a skill.
+ *
+ * @module
+ */
+import { compileTraces } from "../compiler/compile.ts";
+import { loadPddlKit } from "../environments/pddl/load.ts";
+import { type EnvironmentKit, withEnvOptions } from "../runtime/environment.ts";
+import { generateExpertTraces } from "../runtime/eval/expert_traces.ts";
+import type { EpisodeRecord, Evaluation } from "../runtime/eval/evaluate.ts";
+import { ActionModel } from "../runtime/learn/action_model.ts";
+import { compileSkills } from "../runtime/store/library.ts";
+import { writeTextFileAtomic } from "../io/json_file.ts";
+import { UsageError } from "./_cli.ts";
+import { MemoryPeak } from "./_memory_peak.ts";
+import { percent, runVariant, wrap } from "./_variants.ts";
+
+/** What the suite runs. */
+export interface GenplanRequest {
+  /** The data folder holding `genplan/`. */
+  data: string;
+  /** Domains as `<suite>/<domain>` or `<domain>` (every suite's); all when absent. */
+  domains?: string[];
+  /** Demonstrations: the expert's plans of this many smallest training problems. */
+  demos: number;
+  /** Actions per episode. */
+  maxActions: number;
+  /** Where results.md and results.json go. */
+  out: string;
+  /** Episodes at once (worker threads). */
+  concurrency: number;
+  /** The command, for the results' header. */
+  command: string;
+  /** Progress lines. */
+  log: (line: string) => void;
+}
+
+/** One domain's row. */
+export interface GenplanRow {
+  domain: string;
+  test_problems: number;
+  demonstrations: number;
+  expert: { success_rate: number; avg_actions: number; seconds: number };
+  induced: {
+    success_rate: number;
+    avg_actions: number;
+    invalid_action_rate: number;
+    planned_action_rate: number;
+    llm_calls: number;
+    seconds: number;
+    episodes_per_second: number;
+  };
+  /** Induced success over the expert's. */
+  ratio_to_expert: number;
+  /** Actions of the library over the expert's, on the problems both solve (null when none). */
+  actions_vs_expert: number | null;
+  induction_seconds: number;
+  skills: number;
+  /** What went wrong before the evaluation, when something did. */
+  error?: string;
+}
+
+/** The domains of the suite, `<suite>/<domain>`, sorted. */
+export function genplanDomains(data: string): string[] {
+  const root = `${data}/genplan`;
+  const out: string[] = [];
+  let suites: Deno.DirEntry[];
+  try {
+    suites = [...Deno.readDirSync(root)].filter((e) => e.isDirectory);
+  } catch (e) {
+    throw new UsageError(`No generalised-planning data in "${root}": ${(e as Error).message}`);
+  }
+  for (const s of suites) {
+    for (const d of Deno.readDirSync(`${root}/${s.name}`)) {
+      if (d.isDirectory) out.push(`${s.name}/${d.name}`);
+    }
+  }
+  return out.sort();
+}
+
+/** The domains a request names (each must exist), or all of them. */
+function chosenDomains(request: GenplanRequest): string[] {
+  const all = genplanDomains(request.data);
+  if (!request.domains) return all;
+  return request.domains.flatMap((name) => {
+    const found = all.filter((d) => d === name || d.endsWith(`/${name}`));
+    if (found.length === 0) {
+      throw new UsageError(`No genplan domain "${name}"; known: ${all.join(", ")}`);
+    }
+    return found;
+  });
+}
+
+/** Runs the suite and writes its results. */
+export async function runGenplanSuite(request: GenplanRequest): Promise<GenplanRow[]> {
+  const rows: GenplanRow[] = [];
+  const peak = new MemoryPeak();
+  let peakMiB: number;
+  try {
+    for (const domain of chosenDomains(request)) {
+      request.log(`== ${domain}`);
+      rows.push(await benchDomain(domain, request));
+      peak.sample();
+      const r = rows.at(-1)!;
+      request.log(
+        `   expert ${percent(r.expert.success_rate)}, induced ${
+          percent(r.induced.success_rate)
+        } (ratio ${r.ratio_to_expert.toFixed(2)}), actions x${
+          r.actions_vs_expert?.toFixed(2) ?? "-"
+        }, planned ${percent(r.induced.planned_action_rate)}${r.error ? `; ${r.error}` : ""}`,
+      );
+    }
+  } finally {
+    peakMiB = peak.stop();
+  }
+  const date = new Date().toISOString();
+  const json = {
+    date,
+    deno: Deno.version.deno,
+    command: request.command,
+    demonstrations: request.demos,
+    max_actions: request.maxActions,
+    rules: "learned",
+    peak_memory_mib: Math.round(peakMiB),
+    domains: rows,
+  };
+  await Deno.mkdir(request.out, { recursive: true });
+  await writeTextFileAtomic(`${request.out}/results.json`, `${JSON.stringify(json, null, 2)}\n`);
+  await writeTextFileAtomic(`${request.out}/results.md`, renderGenplan(json));
+  request.log(`Wrote ${request.out}/results.md and ${request.out}/results.json`);
+  return rows;
+}
+
+async function benchDomain(domain: string, request: GenplanRequest): Promise<GenplanRow> {
+  const dir = `${request.data}/genplan/${domain}`;
+  const rules = { rules: "learned" };
+  const trainSpec = `pddl:${dir}/domain.pddl+${dir}/train`;
+  const testSpec = `pddl:${dir}/domain.pddl+${dir}/test`;
+  const train = await loadPddlKit(trainSpec);
+  const test = await loadPddlKit(testSpec);
+  const tasks = test.taskList!({ split: "unseen" });
+  const row: GenplanRow = {
+    domain,
+    test_problems: tasks.length,
+    demonstrations: 0,
+    expert: { success_rate: 0, avg_actions: 0, seconds: 0 },
+    induced: {
+      success_rate: 0,
+      avg_actions: 0,
+      invalid_action_rate: 0,
+      planned_action_rate: 0,
+      llm_calls: 0,
+      seconds: 0,
+      episodes_per_second: 0,
+    },
+    ratio_to_expert: 0,
+    actions_vs_expert: null,
+    induction_seconds: 0,
+    skills: 0,
+  };
+  const expert = await runVariant({
+    name: "expert",
+    expert: true,
+    kit: test,
+    tasks,
+    maxActions: request.maxActions,
+    progress: false,
+    concurrency: request.concurrency,
+    workerEnv: testSpec,
+  });
+  row.expert = {
+    success_rate: expert.report.success_rate,
+    avg_actions: expert.report.avg_steps,
+    seconds: expert.report.seconds,
+  };
+  let induced: Evaluation;
+  try {
+    const traces = await generateExpertTraces(train, train.demonstrationTasks!(request.demos));
+    row.demonstrations = traces.length;
+    const started = performance.now();
+    const compiled = compileTraces(traces, withEnvOptions(train, rules), { policy: true });
+    row.induction_seconds = (performance.now() - started) / 1000;
+    row.skills = compiled.skills.length;
+    // The library moves to the test problems: compiled against their vocabulary.
+    const library = compileSkills(
+      compiled.skills.map((s) => ({ data: s, source: `${domain}: skill "${s.name}"` })),
+      test.vocabulary,
+    );
+    const actionModel = ActionModel.fromJSON(compiled.actionModel.toJSON(), test.vocabulary);
+    induced = await runVariant({
+      name: "induced",
+      kit: test as EnvironmentKit,
+      envOptions: rules,
+      tasks,
+      library: { library, templates: compiled.templates, actionModel },
+      maxActions: request.maxActions,
+      progress: false,
+      concurrency: request.concurrency,
+      workerEnv: testSpec,
+    });
+  } catch (e) {
+    row.error = (e as Error).message.split("\n")[0];
+    return row;
+  }
+  const r = induced.report;
+  row.induced = {
+    success_rate: r.success_rate,
+    avg_actions: r.avg_steps,
+    invalid_action_rate: r.invalid_action_rate,
+    planned_action_rate: r.planned_action_rate,
+    llm_calls: r.llm_calls,
+    seconds: r.seconds,
+    episodes_per_second: r.seconds > 0 ? r.tasks / r.seconds : 0,
+  };
+  row.ratio_to_expert = expert.report.success_rate > 0
+    ? r.success_rate / expert.report.success_rate
+    : 0;
+  row.actions_vs_expert = actionsRatio(induced.records, expert.records);
+  return row;
+}
+
+/** Total actions of the library over the expert's, on the problems both solved. */
+function actionsRatio(induced: EpisodeRecord[], expert: EpisodeRecord[]): number | null {
+  let mine = 0;
+  let theirs = 0;
+  induced.forEach((r, i) => {
+    const e = expert[i];
+    if (!r.success || !e?.success) return;
+    mine += r.actions;
+    theirs += e.actions;
+  });
+  return theirs > 0 ? mine / theirs : null;
+}
+
+/** The results as markdown. */
+function renderGenplan(json: {
+  date: string;
+  command: string;
+  demonstrations: number;
+  max_actions: number;
+  peak_memory_mib: number;
+  domains: GenplanRow[];
+}): string {
+  const rows = json.domains;
+  const worst = rows.length > 0 ? Math.min(...rows.map((r) => r.ratio_to_expert)) : 0;
+  const lines = [
+    "# Generalised planning: skills from the smallest training problems, on the test problems",
+    "",
+    wrap(
+      `Produced by \`${json.command}\` on ${json.date.slice(0, 10)} (Deno ${Deno.version.deno}). ` +
+        `For each domain the library is induced from the expert's plans of the ${json.demonstrations} ` +
+        `smallest training problems with the domain's action rules withheld (\`rules: "learned"\`) ` +
+        `and evaluated on every test problem, at most ${json.max_actions} actions per episode. ` +
+        `"ratio" is the library's success over the expert's; "actions" the library's actions over ` +
+        `the expert's on the problems both solve; "planned" the share of actions look-ahead chose ` +
+        `rather than a skill. No LLM is used. Peak resident memory: ${json.peak_memory_mib} MiB. ` +
+        `Worst ratio: ${worst.toFixed(2)}.`,
+    ),
+    "",
+    "| domain | test problems | expert | induced | ratio | actions | rejected | planned | LLM calls | induction s | episodes/s |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ...rows.map((r) =>
+      `| ${r.domain} | ${r.test_problems} | ${percent(r.expert.success_rate)} | ${
+        percent(r.induced.success_rate)
+      } | ${r.ratio_to_expert.toFixed(2)} | ${
+        r.actions_vs_expert === null ? "-" : `${r.actions_vs_expert.toFixed(2)}x`
+      } | ${percent(r.induced.invalid_action_rate)} | ${
+        percent(r.induced.planned_action_rate)
+      } | ${r.induced.llm_calls} | ${r.induction_seconds.toFixed(2)} | ${
+        r.induced.episodes_per_second.toFixed(1)
+      } |`
+    ),
+  ];
+  const failed = rows.filter((r) => r.error);
+  if (failed.length > 0) {
+    lines.push("", "Errors:", "", ...failed.map((r) => `- ${r.domain}: ${r.error}`));
+  }
+  return lines.join("\n") + "\n";
+}

@@ -141,7 +141,8 @@ export async function runGenplanSuite(request: GenplanRequest): Promise<GenplanR
 
 async function benchDomain(domain: string, request: GenplanRequest): Promise<GenplanRow> {
   const dir = `${request.data}/genplan/${domain}`;
-  const rules = { rules: "learned" };
+  // The agent knows no action rule; observations list what can change.
+  const rules = { rules: "learned", observe: "changing" };
   const trainSpec = `pddl:${dir}/domain.pddl+${dir}/train`;
   const testSpec = `pddl:${dir}/domain.pddl+${dir}/test`;
   const train = await loadPddlKit(trainSpec);
@@ -170,6 +171,7 @@ async function benchDomain(domain: string, request: GenplanRequest): Promise<Gen
     name: "expert",
     expert: true,
     kit: test,
+    envOptions: rules,
     tasks,
     maxActions: request.maxActions,
     progress: false,
@@ -183,7 +185,9 @@ async function benchDomain(domain: string, request: GenplanRequest): Promise<Gen
   };
   let induced: Evaluation;
   try {
-    const traces = await generateExpertTraces(train, train.demonstrationTasks!(request.demos));
+    const traces = await generateExpertTraces(train, train.demonstrationTasks!(request.demos), {
+      envOptions: rules,
+    });
     row.demonstrations = traces.length;
     const started = performance.now();
     const compiled = compileTraces(traces, withEnvOptions(train, rules), { policy: true });

@@ -39,6 +39,8 @@ export class FactStore implements FactView {
   #byArg = new Map<string, Map<AtomArg, Set<Atom>>[]>();
   #types = new Map<string, string>();
   #byType = new Map<string, string[]>();
+  /** Two sums of the atoms' hashes, kept as atoms come and go (see `fingerprint`). */
+  #sums = [0, 0];
 
   /** Creates a store holding `atoms` and `objects`. */
   constructor(atoms: Atom[] = [], objects: Record<string, string> = {}) {
@@ -87,6 +89,7 @@ export class FactStore implements FactView {
       level.set(args[args.length - 1], copy);
     }
     this.#seq.set(copy, this.#next++);
+    this.#count(copy, 1);
     let set = this.#byPred.get(pred);
     if (!set) this.#byPred.set(pred, set = new Set());
     set.add(copy);
@@ -118,10 +121,43 @@ export class FactStore implements FactView {
       }
     }
     this.#seq.delete(stored);
+    this.#count(stored, -1);
     this.#byPred.get(pred)?.delete(stored);
     const positions = this.#byArg.get(pred);
     args.forEach((a, i) => positions?.[i]?.get(a)?.delete(stored));
     return true;
+  }
+
+  /**
+   * A short key equal for equal sets of atoms (and, but for a negligible
+   * chance, different for different ones): two sums of 32-bit hashes of the
+   * atoms and the number of atoms, kept up to date as atoms are added and
+   * removed, so taking it costs nothing however many facts there are.
+   *
+   * @example Usage
+   * ```ts
+   * import { FactStore } from "./fact_store.ts";
+   * const a = new FactStore([{ pred: "p", args: ["x"] }, { pred: "q", args: [] }]);
+   * const b = new FactStore([{ pred: "q", args: [] }, { pred: "p", args: ["x"] }]);
+   * console.log(a.fingerprint() === b.fingerprint()); // true
+   * ```
+   */
+  fingerprint(): string {
+    return `${this.#sums[0] >>> 0}.${this.#sums[1] >>> 0}.${this.#seq.size}`;
+  }
+
+  #count(atom: Atom, sign: 1 | -1): void {
+    const text = formatAtom(atom);
+    // FNV-1a and a multiplicative hash: two independent 32-bit hashes.
+    let h1 = 0x811c9dc5;
+    let h2 = 7;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      h1 = Math.imul(h1 ^ c, 0x01000193);
+      h2 = Math.imul(h2, 31) + c | 0;
+    }
+    this.#sums[0] = this.#sums[0] + sign * (h1 >>> 0) | 0;
+    this.#sums[1] = this.#sums[1] + sign * (Math.imul(h2, 0x9e3779b1) >>> 0) | 0;
   }
 
   /**

@@ -31,6 +31,8 @@ import type { Atom, FactView } from "../../dsl/facts.ts";
 import { matchAction } from "../../dsl/action.ts";
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
 import type { GroundedTrace } from "../ground.ts";
+import { childExprs, type Expr } from "../../dsl/expr/ast.ts";
+import { parseExpr } from "../../dsl/expr/parse.ts";
 import type { FactStore } from "../../runtime/fact_store.ts";
 import {
   type Assignment,
@@ -272,7 +274,7 @@ class Learner {
    * The action's observed preconditions: literals over its parameters true
    * of the expert's arguments before every use, kept when the action
    * consumes them (deletes the atom, or adds the atom of a negated one) or
-   * no action changes them.
+   * no action changes them (but not a negated static relation).
    */
   #base(action: string): Conjunction {
     const params = this.vocab.actions[action].params;
@@ -290,7 +292,10 @@ class Learner {
         const list = lit.negated ? deltas[k].add : deltas[k].remove;
         return list.some((x) => x.pred === lit.pred && x.args.every((v, i) => v === args[i]));
       });
-      if (consumed || this.#static.has(lit.pred)) literals.push(lit);
+      // A static relation that does not hold is, in a few small
+      // demonstrations, more likely chance than a precondition.
+      const chance = lit.negated && lit.args.length > 1;
+      if (consumed || (this.#static.has(lit.pred) && !chance)) literals.push(lit);
     }
     const base = { types, literals };
     this.#params.set(base, types.length);
@@ -564,16 +569,24 @@ class Learner {
         continue;
       }
       const before = count;
+      // The parameter itself, or an extra variable of what the condition
+      // says of it (the ball in "move to a room holding a ball").
+      const vars = [
+        k,
+        ...local.types.map((_, v) => v).filter((v) =>
+          v >= params && local.literals.some((l) => l.args.includes(v))
+        ),
+      ];
       for (const { state, idle } of probes) {
-        for (const o of idle) {
-          if (!state.fits(o, c.types[k])) continue;
-          const fixed: (string | undefined)[] = [];
-          fixed[k] = o;
-          if (assignments(local, state, fixed, 1, true).length > 0) {
-            count++;
-            break;
-          }
-        }
+        const takes = vars.some((v) =>
+          [...idle].slice(0, v === k ? undefined : IDLE_PER_EXTRA).some((o) => {
+            if (!state.fits(o, c.types[v])) return false;
+            const fixed: (string | undefined)[] = [];
+            fixed[v] = o;
+            return assignments(local, state, fixed, 1, true).length > 0;
+          })
+        );
+        if (takes) count++;
       }
       this.#idleCache.set(key, count - before);
     }
@@ -599,9 +612,61 @@ class Learner {
       const step = Math.max(1, Math.floor(g.states.length / PROBES_PER_TRACE));
       for (let i = 0; i < g.states.length; i += step) {
         out.push({ state: new StateIndex(g.states[i], preds, this.#types, this.#derived), idle });
+        // The same state with the goal no longer asking anything of one of
+        // the objects it asks for: that object is now idle too (a ball no
+        // goal mentions must not be picked up).
+        for (const o of this.#goalSubjects(g.states[i]).slice(0, UNGOALED_PER_PROBE)) {
+          const without = g.states[i].clone();
+          for (const pred of this.#goalPreds) {
+            for (
+              const atom of without.query(pred, [
+                o,
+                ...new Array(this.vocab.predicates[pred].params.length - 1).fill(null),
+              ])
+            ) {
+              without.remove(atom);
+            }
+          }
+          out.push({
+            state: new StateIndex(without, preds, this.#types, this.#derived),
+            idle: new Set([o]),
+          });
+        }
       }
     });
     return this.#probeCache = out;
+  }
+
+  /**
+   * The goal's predicates: those the vocabulary's landmarks are conditioned
+   * on (`when: goal_on(a0, a1)`).
+   */
+  get #goalPreds(): string[] {
+    if (this.#goalPredCache) return this.#goalPredCache;
+    const out = new Set<string>();
+    for (const l of this.vocab.landmarks ?? []) {
+      if (l.when === undefined) continue;
+      const e = parseExpr(l.when);
+      if (!e.ok) continue;
+      const walk = (x: Expr): void => {
+        if (x.kind === "call" && Object.hasOwn(this.vocab.predicates, x.name)) out.add(x.name);
+        childExprs(x).forEach(walk);
+      };
+      walk(e.value);
+    }
+    return this.#goalPredCache = [...out].filter((p) => this.vocab.predicates[p].params.length > 0);
+  }
+  #goalPredCache?: string[];
+
+  /** The objects the goal asks something of (the first argument of a goal atom), in order. */
+  #goalSubjects(facts: FactStore): string[] {
+    const out = new Set<string>();
+    for (const pred of this.#goalPreds) {
+      for (const atom of facts.query(pred, [])) {
+        if (typeof atom.args[0] === "string") out.add(atom.args[0]);
+      }
+    }
+    return [...out];
   }
 }
 
@@ -613,6 +678,10 @@ const CHOICE_WEIGHT = 3;
 const IDLE_BITS = 4;
 /** Demonstrated states per trace probed for idle uses. */
 const PROBES_PER_TRACE = 6;
+/** Idle objects tried per extra variable of a condition (the parameter tries them all). */
+const IDLE_PER_EXTRA = 8;
+/** Objects per probed state that are probed again with their goal taken away. */
+const UNGOALED_PER_PROBE = 2;
 /** Consistent conditions per search whose idle uses are counted. */
 const IDLE_CANDIDATES = 24;
 

@@ -28,6 +28,16 @@ export interface PddlTask {
   world: PddlWorld;
 }
 
+/** Options of {@linkcode PddlEnv}. */
+export interface PddlEnvOptions {
+  /**
+   * What an observation after an action lists: `all` true facts (as
+   * AgentBoard does), or only those of the predicates actions change
+   * (`changing`; the first observation always lists all). @default "all"
+   */
+  observe?: "all" | "changing";
+}
+
 /** The PDDL text environment. */
 export class PddlEnv implements Environment {
   readonly name: string;
@@ -35,6 +45,7 @@ export class PddlEnv implements Environment {
   readonly #tasks: readonly PddlTask[];
   readonly #templates: Templates;
   #task?: PddlTask;
+  readonly #observe: "all" | "changing";
   #state: Set<Fact> = new Set();
   #progress = 0;
   #done = false;
@@ -45,7 +56,9 @@ export class PddlEnv implements Environment {
     vocabulary: Vocabulary,
     tasks: readonly PddlTask[],
     templates: Templates,
+    options: PddlEnvOptions = {},
   ) {
+    this.#observe = options.observe ?? "all";
     this.name = name;
     this.vocabulary = vocabulary;
     this.#tasks = tasks;
@@ -122,10 +135,23 @@ export class PddlEnv implements Environment {
     this.#state = task.world.apply(ground, this.#state);
     this.#progress = Math.max(this.#progress, this.#goalShare());
     this.#done = task.world.satisfied(this.#state);
-    const observation = stateText(this.#state, this.#templates) +
+    const observation = stateText(this.#observed(), this.#templates) +
       (this.#done ? " The goal is satisfied." : "");
     return Promise.resolve({ observation, reward: this.#done ? 1 : 0, done: this.#done });
   }
+
+  /** The facts an observation after an action lists. */
+  #observed(): Iterable<Fact> {
+    if (this.#observe === "all") return this.#state;
+    const changing = this.#changing ??= new Set(
+      this.#task!.world.domain.actions.flatMap((a) => [...a.add, ...a.del].map((x) => x.pred)),
+    );
+    return [...this.#state].filter((f) => {
+      const space = f.indexOf(" ");
+      return changing.has(space < 0 ? f : f.slice(0, space));
+    });
+  }
+  #changing?: Set<string>;
 
   /** The share of the goal's conditions that hold now. */
   #goalShare(): number {

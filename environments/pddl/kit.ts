@@ -37,12 +37,14 @@ import { GOAL_PREFIX, identifier, pddlTyping, pddlVocabulary } from "./vocabular
  * Reads the sentences of an observation back into facts: each predicate's
  * template becomes a pattern (`{}` an object name), a predicate without one
  * is read as `name arg1 arg2.`. The goal line's conditions become
- * `goal_<p>` facts.
+ * `goal_<p>` facts. After the first observation only the predicates some
+ * action changes are read: the others cannot have changed (and the
+ * environment may leave them out, see `PddlEnvOptions.observe`).
  */
 export class PddlGrounder implements Grounder {
   readonly #patterns: { pred: string; arity: number; re: RegExp; whole: RegExp }[];
+  readonly #changing: { pred: string; arity: number; re: RegExp; whole: RegExp }[];
   readonly #types: ReadonlyMap<string, string>;
-  readonly #arity: Record<string, number>;
 
   /**
    * A grounder for `domain`'s predicates, with `objects` mapped to their
@@ -50,9 +52,6 @@ export class PddlGrounder implements Grounder {
    */
   constructor(domain: PddlDomain, templates: Templates, objects: ReadonlyMap<string, string>) {
     this.#types = objects;
-    this.#arity = Object.fromEntries(
-      Object.entries(domain.predicates).map(([p, params]) => [identifier(p), params.length]),
-    );
     this.#patterns = Object.entries(domain.predicates).map(([pred, params]) => {
       const template = (templateFor(templates, pred, params.length) ??
         [pred, ...params.map(() => "{}")].join(" ")).trim();
@@ -64,6 +63,8 @@ export class PddlGrounder implements Grounder {
         whole: new RegExp(`^${body}\\.?$`),
       };
     });
+    const changed = new Set(domain.actions.flatMap((a) => [...a.add, ...a.del].map((x) => x.pred)));
+    this.#changing = this.#patterns.filter((p) => changed.has(p.pred));
   }
 
   /** The facts of the first observation, and the goal line's conditions as `goal_<p>` facts. */
@@ -80,19 +81,19 @@ export class PddlGrounder implements Grounder {
     const text = observation.trim();
     if (text === INVALID_ACTION) return { delta: { add: [], remove: [] }, rejected: text };
     if (text.startsWith("valid actions are:")) return { delta: { add: [], remove: [] } };
-    const now = this.#read(text.replace(/ The goal is satisfied\.$/, ""));
+    const now = this.#read(text.replace(/ The goal is satisfied\.$/, ""), this.#changing);
     const keys = new Set(now.atoms.map((a) => [a.pred, ...a.args].join(" ")));
-    const remove = Object.keys(this.#arity).flatMap((pred) =>
-      facts.query(pred, new Array(this.#arity[pred]).fill(null))
+    const remove = this.#changing.flatMap(({ pred, arity }) =>
+      facts.query(identifier(pred), new Array(arity).fill(null))
     ).filter((a) => !keys.has([a.pred, ...a.args].join(" ")));
     const add = now.atoms.filter((a) => !facts.has(a));
     return { delta: { add, remove, objects: now.objects } };
   }
 
-  #read(text: string) {
+  #read(text: string, patterns = this.#patterns) {
     const atoms: { pred: string; args: string[] }[] = [];
     const objects: Record<string, string> = {};
-    for (const { pred, arity, re } of this.#patterns) {
+    for (const { pred, arity, re } of patterns) {
       for (const m of text.matchAll(re)) {
         const args = m.slice(1, 1 + arity);
         if (args.some((a) => !this.#types.has(a))) continue;
@@ -152,6 +153,21 @@ export function rulesOption(options: Readonly<Record<string, unknown>>): PddlRul
   return rules;
 }
 
+/**
+ * The `observe` option of a PDDL kit, `"all"` by default.
+ *
+ * @throws {RangeError} For another value.
+ */
+export function observeOption(options: Readonly<Record<string, unknown>>): "all" | "changing" {
+  const { observe = "all" } = options;
+  if (observe !== "all" && observe !== "changing") {
+    throw new RangeError(
+      `PDDL option "observe" must be "all" or "changing", got ${JSON.stringify(observe)}`,
+    );
+  }
+  return observe;
+}
+
 /** The problems of a kit: id and text. */
 export interface PddlProblemText {
   /** E.g. `gripper/prob01`. */
@@ -191,13 +207,19 @@ export function pddlKit(
     vocabulary,
     create: (options = {}) => {
       rulesOption(options);
-      return new PddlEnv(name, vocabulary, tasks, templates);
+      return new PddlEnv(name, vocabulary, tasks, templates, { observe: observeOption(options) });
     },
     grounder: () => new PddlGrounder(domain, templates, typing.objects),
     expert: () => new PddlExpert(),
     actionRules: (options = {}) =>
       rulesOption(options) === "given" ? pddlActionRules(domain, vocabulary) : undefined,
     options: {
+      observe: {
+        type: "string",
+        doc: `"all" (the default): every observation lists every true fact, as AgentBoard's ` +
+          `do; "changing": after the first, only the facts actions can change (the others ` +
+          `cannot change, and a large problem lists tens of thousands of them)`,
+      },
       rules: {
         type: "string",
         doc: `"given" (the default): the agent knows the domain's action rules, as ` +

@@ -9,7 +9,6 @@
  *
  * @module
  */
-import { formatAtom } from "../../dsl/facts.ts";
 import type { FactStore } from "../fact_store.ts";
 
 /** Sends of one action from one state after which it counts as a cycle. */
@@ -20,9 +19,9 @@ export class ActionMemory {
   readonly #rejected = new Set<string>();
   readonly #sent = new Map<string, number>();
 
-  /** A key equal for equal belief states. */
+  /** A key equal for equal belief states (see {@linkcode FactStore.fingerprint}). */
   static stateKey(facts: FactStore): string {
-    return facts.atoms().map(formatAtom).sort().join("\n");
+    return facts.fingerprint();
   }
 
   /**

@@ -28,7 +28,7 @@ export interface Conjunction {
   literals: Literal[];
 }
 
-/** One satisfying assignment: an object per variable. */
+/** One satisfying assignment: an object per variable (unbound ones `undefined`). */
 export type Assignment = string[];
 
 /** The text of a literal with the given variable names: `not at(b, r)`. */
@@ -143,17 +143,22 @@ export class StateIndex {
     return this.#derived.has(pred);
   }
 
-  /** The atoms of `pred` matching `pattern` (`undefined` = any). */
-  atoms(pred: string, pattern: readonly (string | undefined)[]): string[][] {
+  /** The atoms of `pred` matching `pattern` (`undefined` = any); do not change the list. */
+  atoms(pred: string, pattern: readonly (string | undefined)[]): readonly string[][] {
     let best: string[][] | undefined = this.#byPred.get(pred);
     if (!best) return [];
+    let bound = 0;
+    let by = -1;
     for (let i = 0; i < pattern.length; i++) {
       const v = pattern[i];
       if (v === undefined) continue;
+      bound++;
       const l = this.#byArg.get(pred + SEP + i + SEP + v);
       if (!l) return [];
-      if (l.length < best.length) best = l;
+      if (l.length < best.length || by < 0) [best, by] = [l, i];
     }
+    // One bound argument: its index lists exactly the matching atoms.
+    if (bound <= 1) return best;
     return best.filter((args) => pattern.every((v, i) => v === undefined || args[i] === v));
   }
 
@@ -216,10 +221,139 @@ export class TypeIndex {
   }
 }
 
+/** What the search needs of a conjunction, worked out once per conjunction. */
+interface Compiled {
+  /** Variables some literal mentions. */
+  used: boolean[];
+  /** Literals that are only tested, never enumerated (negated, or computed). */
+  check: boolean[];
+}
+const compiledOf = new WeakMap<Conjunction, WeakMap<StateIndex, Compiled>>();
+
+function compile(c: Conjunction, state: StateIndex): Compiled {
+  let byState = compiledOf.get(c);
+  if (!byState) compiledOf.set(c, byState = new WeakMap());
+  let k = byState.get(state);
+  if (!k) {
+    const used = new Array(c.types.length).fill(false);
+    for (const l of c.literals) for (const a of l.args) used[a] = true;
+    k = { used, check: c.literals.map((l) => l.negated || state.isDerived(l.pred)) };
+    byState.set(state, k);
+  }
+  return k;
+}
+
 /**
- * The satisfying assignments of `c` in `state` with the variables of
- * `fixed` bound, at most `limit` of them. With `mentioned`, variables no
- * literal mentions stay unbound (enough to tell whether there is one).
+ * Depth-first search for the satisfying assignments of `c` in `state` with
+ * the variables of `fixed` bound; `visit` gets each (the binding array
+ * itself: copy it to keep it) and returns true to stop. With `mentioned`,
+ * variables no literal mentions stay unbound.
+ */
+function search(
+  c: Conjunction,
+  state: StateIndex,
+  fixed: readonly (string | undefined)[],
+  mentioned: boolean,
+  visit: (binding: readonly (string | undefined)[]) => boolean,
+): void {
+  const n = c.types.length;
+  const lits = c.literals;
+  const { used, check } = compile(c, state);
+  const binding: (string | undefined)[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = fixed[i];
+    if (v === undefined) continue;
+    if (!state.fits(v, c.types[i])) return;
+    binding[i] = v;
+  }
+  const done = new Array(lits.length).fill(false);
+  const args: string[] = [];
+  /** Tests the literals whose variables are all bound; false when one fails. */
+  const checks = (): boolean => {
+    for (let k = 0; k < lits.length; k++) {
+      if (done[k]) continue;
+      const l = lits[k];
+      let all = true;
+      args.length = l.args.length;
+      for (let i = 0; i < l.args.length; i++) {
+        const b = binding[l.args[i]];
+        if (b === undefined) {
+          all = false;
+          break;
+        }
+        args[i] = b;
+      }
+      if (all && state.has(l.pred, args) === l.negated) return false;
+    }
+    return true;
+  };
+  const step = (): boolean => {
+    // The positive literal with the most bound arguments narrows the most;
+    // one bound in full is tested by `checks`.
+    let pick = -1;
+    let best = -1;
+    for (let k = 0; k < lits.length; k++) {
+      if (done[k] || check[k]) continue;
+      const a = lits[k].args;
+      let b = 0;
+      for (let i = 0; i < a.length; i++) if (binding[a[i]] !== undefined) b++;
+      if (b < a.length && b > best) [pick, best] = [k, b];
+    }
+    if (pick >= 0) {
+      const l = lits[pick];
+      done[pick] = true;
+      const pattern = l.args.map((a) => binding[a]);
+      const added: number[] = [];
+      for (const atom of state.atoms(l.pred, pattern)) {
+        let ok = true;
+        for (let i = 0; i < atom.length && ok; i++) {
+          const v = l.args[i];
+          if (binding[v] !== undefined) ok = binding[v] === atom[i];
+          else if (!state.fits(atom[i], c.types[v])) ok = false;
+          else {
+            binding[v] = atom[i];
+            added.push(v);
+          }
+        }
+        if (ok && checks() && step()) return true;
+        for (const v of added) binding[v] = undefined;
+        added.length = 0;
+      }
+      done[pick] = false;
+      return false;
+    }
+    // Only tests are left: bind a variable they need (or, without
+    // `mentioned`, any variable still free) from its type.
+    let free = -1;
+    for (let v = 0; v < n && free < 0; v++) {
+      if (binding[v] === undefined && (!mentioned || used[v])) free = v;
+    }
+    if (free < 0) return visit(binding);
+    for (const o of state.objectsOf(c.types[free])) {
+      binding[free] = o;
+      if (checks() && step()) return true;
+    }
+    binding[free] = undefined;
+    return false;
+  };
+  if (checks()) step();
+}
+
+/** Whether some assignment satisfies `c` with the variables of `fixed` bound. */
+export function satisfiable(
+  c: Conjunction,
+  state: StateIndex,
+  fixed: readonly (string | undefined)[] = [],
+): boolean {
+  let found = false;
+  search(c, state, fixed, true, () => found = true);
+  return found;
+}
+
+/**
+ * The first `limit` satisfying assignments of `c` in `state` with the
+ * variables of `fixed` bound, found depth first. With `mentioned`,
+ * variables no literal mentions stay unbound (`undefined`).
  */
 export function assignments(
   c: Conjunction,
@@ -228,112 +362,32 @@ export function assignments(
   limit = Infinity,
   mentioned = false,
 ): Assignment[] {
-  let out: Assignment[] = [[]];
-  // Bind the variables one literal at a time, as the learner extends conditions.
-  const start: Assignment = [];
-  for (let i = 0; i < c.types.length; i++) {
-    const v = fixed[i];
-    if (v !== undefined && !state.fits(v, c.types[i])) return [];
-    start.push(v as string);
-  }
-  out = [start];
-  const bound = new Set(fixed.flatMap((v, i) => v === undefined ? [] : [i]));
-  const pending = [...c.literals];
-  while (pending.length > 0 && out.length > 0) {
-    // A negated literal once its variables are bound; else the positive one
-    // with the most bound arguments.
-    const check = (l: Literal) => l.negated || state.isDerived(l.pred);
-    let pick = pending.findIndex((l) => check(l) && l.args.every((a) => bound.has(a)));
-    if (pick < 0) {
-      let best = -1;
-      pending.forEach((l, k) => {
-        if (check(l)) return;
-        const b = l.args.filter((a) => bound.has(a)).length;
-        if (b > best) [pick, best] = [k, b];
-      });
-    }
-    if (pick < 0) {
-      // Only negated literals over unbound variables are left: enumerate one.
-      const v = pending[0].args.find((a) => !bound.has(a))!;
-      out = out.flatMap((a) =>
-        state.objectsOf(c.types[v]).map((o) => {
-          const b = a.slice();
-          b[v] = o;
-          return b;
-        })
-      );
-      bound.add(v);
-      continue;
-    }
-    const [l] = pending.splice(pick, 1);
-    out = joinLiteral(out, l, c.types, state, bound);
-    for (const a of l.args) bound.add(a);
-    if (out.length > limit * 4) out = out.slice(0, limit * 4);
-  }
-  // Variables no literal mentions range over their type.
-  for (let v = 0; v < c.types.length && !mentioned; v++) {
-    if (bound.has(v)) continue;
-    out = out.flatMap((a) =>
-      state.objectsOf(c.types[v]).map((o) => {
-        const b = a.slice();
-        b[v] = o;
-        return b;
-      })
-    );
-  }
-  return out.length > limit ? out.slice(0, limit) : out;
-}
-
-/**
- * The assignments of a condition extended by one literal: filtered by it
- * when its variables are bound, else extended by the atoms that match it
- * (a new variable `newVar` of type `newType` is bound from them).
- */
-export function extendAssignments(
-  list: readonly Assignment[],
-  l: Literal,
-  types: readonly string[],
-  state: StateIndex,
-): Assignment[] {
-  const arity = types.length;
-  const bound = new Set<number>();
-  for (let v = 0; v < arity; v++) if (list.length > 0 && list[0][v] !== undefined) bound.add(v);
-  return joinLiteral(list, l, types, state, bound);
-}
-
-function joinLiteral(
-  list: readonly Assignment[],
-  l: Literal,
-  types: readonly string[],
-  state: StateIndex,
-  bound: ReadonlySet<number>,
-): Assignment[] {
   const out: Assignment[] = [];
-  const all = l.args.every((a) => bound.has(a));
-  for (const a of list) {
-    if (all) {
-      if (state.has(l.pred, l.args.map((v) => a[v])) !== l.negated) out.push(a);
-      continue;
-    }
-    const pattern = l.args.map((v) => bound.has(v) ? a[v] : undefined);
-    for (const args of state.atoms(l.pred, pattern)) {
-      const b = a.slice();
-      let ok = true;
-      for (let i = 0; i < args.length && ok; i++) {
-        const v = l.args[i];
-        if (b[v] === undefined) {
-          if (!state.fits(args[i], types[v])) ok = false;
-          else b[v] = args[i];
-        } else ok = b[v] === args[i];
-      }
-      if (ok) out.push(b);
-    }
-  }
+  if (limit <= 0) return out;
+  search(c, state, fixed, mentioned, (b) => {
+    out.push(b.slice() as Assignment);
+    return out.length >= limit;
+  });
   return out;
 }
 
-/** The distinct values of the first `count` variables among assignments. */
-export function distinctPrefixes(list: readonly Assignment[], count: number): number {
-  if (count === 0) return list.length > 0 ? 1 : 0;
-  return new Set(list.map((a) => a.slice(0, count).join(SEP))).size;
+/**
+ * How many values the first `count` variables take among the satisfying
+ * assignments, counting at most `limit` of them (and looking at no more
+ * than `maxLook` assignments).
+ */
+export function countChoices(
+  c: Conjunction,
+  state: StateIndex,
+  count: number,
+  limit = 64,
+  maxLook = 4000,
+): number {
+  const seen = new Set<string>();
+  let looked = 0;
+  search(c, state, [], false, (b) => {
+    seen.add(b.slice(0, count).join(SEP));
+    return seen.size >= limit || ++looked >= maxLook;
+  });
+  return seen.size;
 }

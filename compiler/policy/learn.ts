@@ -35,14 +35,12 @@ import { childExprs, type Expr } from "../../dsl/expr/ast.ts";
 import { parseExpr } from "../../dsl/expr/parse.ts";
 import type { FactStore } from "../../runtime/fact_store.ts";
 import {
-  type Assignment,
-  assignments,
   type Conjunction,
+  countChoices,
   type Derived,
-  distinctPrefixes,
-  extendAssignments,
   type Literal,
   literalKey,
+  satisfiable,
   StateIndex,
   TypeIndex,
 } from "./conjunction.ts";
@@ -154,8 +152,8 @@ export function learnPolicy(
 interface Scored {
   condition: Conjunction;
   keys: Set<string>;
-  /** Per remaining example it fires in (by index): its satisfying assignments. */
-  fires: Map<number, Assignment[]>;
+  /** The remaining examples it fires in (by index). */
+  fires: number[];
   /** The remaining examples of its action whose expert arguments satisfy it. */
   pos: number[];
   /** The remaining examples it fires in and would decide otherwise than the expert. */
@@ -163,9 +161,6 @@ interface Scored {
   /** For a consistent condition: its description length per decision it takes (see `#cost`). */
   cost?: number;
 }
-
-/** Assignments kept per example while a condition is extended (more are cut). */
-const MAX_ASSIGNMENTS = 4000;
 
 class Learner {
   readonly #types: TypeIndex;
@@ -212,7 +207,9 @@ class Learner {
     for (const action of new Set(this.examples.map((e) => e.action))) {
       bases.set(action, this.#base(action));
     }
-    this.#findMovers(bases);
+    this.#findMovers(
+      new Map([...bases.keys()].map((action) => [action, this.#base(action, true)])),
+    );
     while (remaining.length > 0) {
       let best: Scored & { action: string } | undefined;
       for (const action of new Set(remaining.map((i) => this.examples[i].action))) {
@@ -224,7 +221,7 @@ class Learner {
         action: best.action,
         condition: best.condition,
         covers: best.pos.length,
-        fires: best.fires.size,
+        fires: best.fires.length,
       };
       rules.push(rule);
       this.#explain?.(
@@ -232,7 +229,8 @@ class Learner {
           ruleText(rule, this.vocab, this.#movers)
         } (takes ${rule.covers} of the ${remaining.length} decisions left)`,
       );
-      remaining = remaining.filter((i) => !best!.fires.has(i));
+      const fired = new Set(best.fires);
+      remaining = remaining.filter((i) => !fired.has(i));
     }
     const uncovered = remaining.map((i) => this.examples[i]);
     if (uncovered.length > 0) {
@@ -255,7 +253,7 @@ class Learner {
       list.push({ args: e.args, add: delta.add, remove: delta.remove });
       uses.set(e.action, list);
     }
-    this.#movers = findMovers(this.vocab, uses, bases);
+    this.#movers = findMovers(this.vocab, uses, bases, this.#static);
     this.#movers.forEach((mover, m) => {
       const distances = new MoverDistances(mover);
       this.#derived.set(
@@ -274,9 +272,12 @@ class Learner {
    * The action's observed preconditions: literals over its parameters true
    * of the expert's arguments before every use, kept when the action
    * consumes them (deletes the atom, or adds the atom of a negated one) or
-   * no action changes them (but not a negated static relation).
+   * no action changes them (but not a negated static relation); with
+   * `persistent`, also the atoms that held before every use and that it
+   * leaves alone (a move needs the next place open): what a mover's steps
+   * need (see `movers.ts`).
    */
-  #base(action: string): Conjunction {
+  #base(action: string, persistent = false): Conjunction {
     const params = this.vocab.actions[action].params;
     const types = params.map((p) => p.type);
     const uses = this.examples.map((e, i) => ({ e, i })).filter(({ e }) => e.action === action);
@@ -295,7 +296,9 @@ class Learner {
       // A static relation that does not hold is, in a few small
       // demonstrations, more likely chance than a precondition.
       const chance = lit.negated && lit.args.length > 1;
-      if (consumed || (this.#static.has(lit.pred) && !chance)) literals.push(lit);
+      const kept = consumed || (this.#static.has(lit.pred) && !chance) ||
+        (persistent && !lit.negated && !this.#static.has(lit.pred));
+      if (kept) literals.push(lit);
     }
     const base = { types, literals };
     this.#params.set(base, types.length);
@@ -423,7 +426,10 @@ class Learner {
   /** The best consistent condition for `action` over the remaining examples, if any. */
   #search(base: Conjunction, action: string, remaining: readonly number[]): Scored | undefined {
     const params = base.types.length;
-    const start = this.#score(base, action, this.#start(base, remaining));
+    // The search looks at a sample of the decisions left; what it finds is
+    // checked on all of them before it is taken.
+    const sample = sampled(remaining, (i) => this.examples[i].action === action);
+    const start = this.#score(base, action, sample);
     if (start.pos.length === 0) return undefined;
     const found: Scored[] = [];
     if (start.neg.length === 0) found.push(this.#withCost(start, params));
@@ -445,22 +451,14 @@ class Learner {
             literals: [...parent.condition.literals, ...ext.literals],
           };
           this.#params.set(condition, params);
-          const fires = new Map<number, Assignment[]>();
-          for (const [i, list] of parent.fires) {
-            let next: Assignment[] = list;
-            for (const l of ext.literals) {
-              if (next.length === 0) break;
-              next = extendAssignments(next, l, types, this.#index[i]);
-            }
-            if (next.length > 0) fires.set(i, next.slice(0, MAX_ASSIGNMENTS));
-          }
-          const scored = this.#score(condition, action, fires, keys);
+          // A longer condition fires in a subset of the states its parent fires in.
+          const scored = this.#score(condition, action, parent.fires, keys);
           if (scored.pos.length === 0) continue;
           if (scored.neg.length === 0) this.#withCost(scored, params);
           // A literal that takes no decision away and narrows no choice only
           // makes the rule longer.
           const same = scored.pos.length === parent.pos.length &&
-            scored.fires.size === parent.fires.size;
+            scored.fires.length === parent.fires.length;
           if (same && (parent.cost === undefined || scored.cost! >= parent.cost)) {
             // Unless it keeps the rule off objects the expert left alone.
             if (
@@ -477,37 +475,29 @@ class Learner {
       );
       beam = children.slice(0, this.#width);
     }
-    return this.#bestOf(found, params);
-  }
-
-  /** The assignments of the base condition in each remaining example it fires in. */
-  #start(base: Conjunction, remaining: readonly number[]): Map<number, Assignment[]> {
-    const fires = new Map<number, Assignment[]>();
-    for (const i of remaining) {
-      const list = assignments(base, this.#index[i], [], MAX_ASSIGNMENTS);
-      if (list.length > 0) fires.set(i, list);
-    }
-    return fires;
+    return this.#bestOf(found, params, action, remaining, sample.length < remaining.length);
   }
 
   /** Which examples a condition decides as the expert did, and which otherwise. */
   #score(
     condition: Conjunction,
     action: string,
-    fires: Map<number, Assignment[]>,
+    candidates: readonly number[],
     keys: Set<string> = new Set(condition.literals.map(literalKey)),
   ): Scored {
+    const fires: number[] = [];
     const pos: number[] = [];
     const neg: number[] = [];
-    const params = this.vocab.actions[action].params.length;
-    for (const [i, list] of fires) {
+    for (const i of candidates) {
       const e = this.examples[i];
-      const expert = e.action === action &&
-        list.some((a) => {
-          for (let k = 0; k < params; k++) if (a[k] !== e.args[k]) return false;
-          return true;
-        });
-      (expert ? pos : neg).push(i);
+      const state = this.#index[i];
+      if (e.action === action && satisfiable(condition, state, e.args)) {
+        fires.push(i);
+        pos.push(i);
+      } else if (satisfiable(condition, state)) {
+        fires.push(i);
+        neg.push(i);
+      }
     }
     return { condition, keys, fires, pos, neg };
   }
@@ -523,7 +513,7 @@ class Learner {
   #withCost(s: Scored, params: number): Scored {
     let bits = 0;
     for (const i of s.pos) {
-      bits += Math.log2(Math.max(1, distinctPrefixes(s.fires.get(i)!, params)));
+      bits += Math.log2(Math.max(1, countChoices(s.condition, this.#index[i], params)));
     }
     s.cost = (s.condition.literals.length * LITERAL_BITS + CHOICE_WEIGHT * bits) / s.pos.length;
     return s;
@@ -534,9 +524,25 @@ class Learner {
    * description, with the idle objects they would take counted for the
    * cheapest few (counting them is the expensive part).
    */
-  #bestOf(found: Scored[], params: number): Scored | undefined {
-    const top = found.sort((a, b) => a.cost! - b.cost! || b.pos.length - a.pos.length)
-      .slice(0, IDLE_CANDIDATES);
+  #bestOf(
+    found: Scored[],
+    params: number,
+    action: string,
+    remaining: readonly number[],
+    sampled: boolean,
+  ): Scored | undefined {
+    found.sort((a, b) => a.cost! - b.cost! || b.pos.length - a.pos.length);
+    const top: Scored[] = [];
+    for (const s of found) {
+      if (top.length >= IDLE_CANDIDATES) break;
+      if (!sampled) {
+        top.push(s);
+        continue;
+      }
+      // Consistent on the sample; on every decision left too?
+      const full = this.#score(s.condition, action, remaining, s.keys);
+      if (full.neg.length === 0 && full.pos.length > 0) top.push(this.#withCost(full, params));
+    }
     for (const s of top) {
       s.cost = s.cost! + IDLE_BITS * this.#idleShare(s.condition, params);
     }
@@ -583,7 +589,7 @@ class Learner {
             if (!state.fits(o, c.types[v])) return false;
             const fixed: (string | undefined)[] = [];
             fixed[v] = o;
-            return assignments(local, state, fixed, 1, true).length > 0;
+            return satisfiable(local, state, fixed);
           })
         );
         if (takes) count++;
@@ -668,6 +674,25 @@ class Learner {
     }
     return [...out];
   }
+}
+
+/** Decisions of the action, and others, a rule search looks at (see `sampled`). */
+const SAMPLE_OWN = 60;
+const SAMPLE_OTHER = 120;
+
+/**
+ * A sample of the decisions left, evenly spread: at most `SAMPLE_OWN` of
+ * the action searched for (`own`) and `SAMPLE_OTHER` of the others.
+ */
+function sampled(remaining: readonly number[], own: (i: number) => boolean): number[] {
+  const spread = (list: number[], max: number) =>
+    list.length <= max ? list : list.filter((_, k) =>
+      Math.floor(k * max / list.length) !==
+        Math.floor((k - 1) * max / list.length)
+    );
+  const mine = spread(remaining.filter(own), SAMPLE_OWN);
+  const others = spread(remaining.filter((i) => !own(i)), SAMPLE_OTHER);
+  return [...mine, ...others].sort((a, b) => a - b);
 }
 
 /** What one literal of a rule costs, in bits of its description. */

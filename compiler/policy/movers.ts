@@ -56,11 +56,14 @@ export interface Mover {
  *
  * @param uses Each action's demonstrated uses: arguments and fact change.
  * @param bases Each action's observed preconditions (variables = parameters).
+ * @param staticPreds Predicates no demonstrated action changes: a step
+ *   must join its places by one of them (a map, not which key is held).
  */
 export function findMovers(
   vocab: Vocabulary,
   uses: ReadonlyMap<string, { args: string[]; add: readonly Atom[]; remove: readonly Atom[] }[]>,
   bases: ReadonlyMap<string, Conjunction>,
+  staticPreds: ReadonlySet<string>,
 ): Mover[] {
   const movers = new Map<string, Mover>();
   for (const [action, list] of uses) {
@@ -81,6 +84,12 @@ export function findMovers(
           args: l.args.map((a) => rename.get(a)!),
         })),
       };
+      // A graph: something static must relate the places a step joins
+      // (which key is held is no place).
+      const linked = edge.literals.some((l) =>
+        !l.negated && staticPreds.has(l.pred) && l.args.includes(0) && l.args.includes(1)
+      );
+      if (!linked) continue;
       const type = params[from].type;
       const mover = movers.get(`${key}:${type}`) ?? { key, type, steps: [] };
       mover.steps.push({ action, from, to, edge });

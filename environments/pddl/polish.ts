@@ -21,6 +21,12 @@ export interface PolishOptions {
   goal?: readonly Fact[];
   /** Longest plan polished (the shortcut search is quadratic in its length). @default 400 */
   maxLength?: number;
+  /**
+   * Most objects of a problem whose plan is searched for shortcuts (each
+   * state's applicable actions are enumerated); larger ones only have
+   * actions eliminated. @default 100
+   */
+  maxShortcutObjects?: number;
 }
 
 /**
@@ -43,9 +49,11 @@ export function polishPlan(
     ? (s: ReadonlySet<Fact>) => options.goal!.every((f) => s.has(f))
     : (s: ReadonlySet<Fact>) => world.satisfied(s);
   let current = [...plan];
+  const shortcuts = world.objects.size <= (options.maxShortcutObjects ?? 100);
   for (let changed = true; changed;) {
     changed = false;
-    const shorter = shortcut(world, start, current) ?? eliminate(world, start, current, reached);
+    const shorter = (shortcuts ? shortcut(world, start, current) : undefined) ??
+      eliminate(world, start, current, reached);
     if (shorter) {
       current = shorter;
       changed = true;

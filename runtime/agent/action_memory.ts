@@ -1,10 +1,11 @@
 /**
  * What the agent remembers of the actions it sent in an episode, so that it
  * notices when it is stuck: an action the environment rejected in a state
- * is not sent again in that same state (the world would answer the same),
- * and an action sent twice from the same state is not sent a third time
- * (the agent is going round in a cycle). The part that wanted to send it
- * gets the reason instead and must change course; when nothing does, the
+ * is not sent again in that same state (the world would answer the same:
+ * the answer is recalled instead, and the repairs read it as before), and
+ * an action sent twice from the same state is not sent a third time (the
+ * agent is going round in a cycle): the part that wanted to send it gets
+ * the reason instead and must change course; when nothing does, the
  * episode ends with that diagnosis rather than spending its budget.
  *
  * @module
@@ -16,7 +17,8 @@ const CYCLE_AFTER = 2;
 
 /** The agent's memory of (state, action) pairs in one episode. */
 export class ActionMemory {
-  readonly #rejected = new Set<string>();
+  /** The rejections seen, by state and action: the observation and the reason. */
+  readonly #rejected = new Map<string, { observation: string; rejected: string }>();
   readonly #sent = new Map<string, number>();
 
   /** A key equal for equal belief states (see {@linkcode FactStore.fingerprint}). */
@@ -39,10 +41,22 @@ export class ActionMemory {
     return undefined;
   }
 
-  /** Records that `action` was sent in state `key`, and whether it was rejected. */
-  record(key: string, action: string, rejected: boolean): void {
+  /**
+   * Records that `action` was sent in state `key`, and the environment's
+   * answer when it rejected it.
+   */
+  record(
+    key: string,
+    action: string,
+    rejection?: { observation: string; rejected: string },
+  ): void {
     const k = `${key}\u0000${action}`;
-    if (rejected) this.#rejected.add(k);
+    if (rejection) this.#rejected.set(k, rejection);
     else this.#sent.set(k, (this.#sent.get(k) ?? 0) + 1);
+  }
+
+  /** The answer to `action` when it was rejected in state `key` before. */
+  recall(key: string, action: string): { observation: string; rejected: string } | undefined {
+    return this.#rejected.get(`${key}\u0000${action}`);
   }
 }

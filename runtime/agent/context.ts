@@ -129,6 +129,8 @@ export async function send(
 ): Promise<{ observation: string; rejected?: string }> {
   const { tally } = ctx;
   const key = ActionMemory.stateKey(ctx.facts);
+  const recalled = ctx.memory.recall(key, action);
+  if (recalled) return recalled;
   const refused = ctx.memory.refusal(key, action);
   if (refused !== undefined) return { observation: "", rejected: refused };
   const step = await ctx.options.env.step(action);
@@ -141,7 +143,11 @@ export async function send(
     tally.reward = step.reward;
   }
   if (g.rejected !== undefined) tally.invalid++;
-  ctx.memory.record(key, action, g.rejected !== undefined);
+  ctx.memory.record(
+    key,
+    action,
+    g.rejected !== undefined ? { observation: step.observation, rejected: g.rejected } : undefined,
+  );
   return {
     observation: step.observation,
     ...(g.rejected !== undefined ? { rejected: g.rejected } : {}),

@@ -50,6 +50,8 @@ export async function* execute(
     ...(options.budgets ? { budgets: options.budgets } : {}),
     ...(options.actionModel ? { actionModel: options.actionModel, skipSatisfied: true } : {}),
     ...(ctx.lookahead ? { lookahead: ctx.lookahead } : {}),
+    // A rejection in this same state is recalled, not asked again.
+    recall: (f, action) => ctx.memory.recall(ActionMemory.stateKey(f), action),
     // select_one is an existential choice: take a candidate not ruled out by an
     // earlier rejection, preferably one related to the objects just acted on, and
     // remember which values were chosen among several.
@@ -94,7 +96,9 @@ export async function* execute(
         before = undefined;
       }
     }
-    if (e.type === "act") {
+    if (e.type === "act" && e.recalled) {
+      // Not sent: no action is spent.
+    } else if (e.type === "act") {
       // The facts now are the state before the action.
       stateBefore = ActionMemory.stateKey(facts);
       const refusal = ctx.memory.refusal(stateBefore, e.action);
@@ -127,10 +131,16 @@ export async function* execute(
       }
       tally.actions++;
       if (e.lookahead) tally.planned++;
-    } else if (e.type === "observe") {
+    } else if (e.type === "observe" && !e.recalled) {
       if (e.rejected !== undefined) tally.invalid++;
       if (stateBefore !== undefined) {
-        ctx.memory.record(stateBefore, e.action, e.rejected !== undefined);
+        ctx.memory.record(
+          stateBefore,
+          e.action,
+          e.rejected !== undefined
+            ? { observation: e.observation, rejected: e.rejected }
+            : undefined,
+        );
       }
       stateBefore = undefined;
       if (e.done) {

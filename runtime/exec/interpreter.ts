@@ -36,6 +36,11 @@ export type RunEvent =
     action: string;
     /** Sent by look-ahead to make the node's own action possible, not by the node. */
     lookahead?: true;
+    /**
+     * Not sent: the environment rejected it in this same state before, and
+     * its answer is recalled (see `InterpreterContext.recall`).
+     */
+    recalled?: true;
   }
   | {
     type: "observe";
@@ -49,6 +54,8 @@ export type RunEvent =
     delta: FactDelta;
     rejected?: string;
     unknown?: string[];
+    /** The answer was recalled, not received (the action was not sent). */
+    recalled?: true;
   }
   | {
     type: "end";
@@ -109,6 +116,15 @@ export interface RunContext {
   lookahead?: (facts: FactStore, action: string) => string[] | undefined;
   /** Do not send actions the action model predicts to be rejected. @default false */
   blockDoomed?: boolean;
+  /**
+   * The environment's answer to an action it rejected in this same state
+   * before (a deterministic world answers the same): the action is not
+   * sent again and the run goes on as if that answer had come.
+   */
+  recall?: (
+    facts: FactStore,
+    action: string,
+  ) => { observation: string; rejected: string } | undefined;
   /**
    * Do not send an action whose learned effects all hold already (going
    * where the agent is): it counts as done. Needs `actionModel.satisfied`.
@@ -245,6 +261,25 @@ export async function* runSkill(
             if (sent.grounding.rejected !== undefined) break;
           }
           unmet = ctx.actionModel?.unmet(ctx.facts, action) ?? [];
+        }
+        const recalled = ctx.recall?.(ctx.facts, action);
+        if (recalled) {
+          yield { type: "act", skill, depth, node: outcome.node, action, recalled: true };
+          yield {
+            type: "observe",
+            skill,
+            depth,
+            node: outcome.node,
+            action,
+            observation: recalled.observation,
+            reward: 0,
+            done: false,
+            delta: { add: [], remove: [] },
+            rejected: recalled.rejected,
+            recalled: true,
+          };
+          outcome = next(resume(program, state, { ok: false, reason: recalled.rejected, action }));
+          break;
         }
         yield { type: "act", skill, depth, node: outcome.node, action };
         if (ctx.blockDoomed && unmet.length > 0) {

@@ -14,11 +14,30 @@
 import type { FactView } from "../../dsl/facts.ts";
 import { isAssignable, subtypesOf, type Vocabulary } from "../../dsl/vocabulary.ts";
 
-/** A literal whose arguments are variable indices. */
+/**
+ * A literal whose arguments are variable indices. With `none` it says that
+ * no object of that type completes the atom (`not exists(v: T, heavier(v,
+ * x))`, nothing is heavier than `x`) and the literals of `with`: its
+ * arguments `-1` stand for that object (`not exists(v: T, heavier(v, x) and
+ * unpacked(v))`, nothing still unpacked is heavier).
+ */
 export interface Literal {
   pred: string;
   args: number[];
   negated: boolean;
+  /** The type of the object no atom may have at the `-1` arguments. */
+  none?: string;
+  /** More that the object of a `none` literal must satisfy. */
+  with?: { pred: string; args: number[]; negated: boolean }[];
+}
+
+/** The variable that stands for the object of a `none` literal. */
+export const NONE = -1;
+
+/** The variables a literal mentions (those of its `with` literals too; not `NONE`). */
+export function literalVars(l: Literal): number[] {
+  const all = l.with ? [...l.args, ...l.with.flatMap((x) => x.args)] : l.args;
+  return all.filter((a) => a !== NONE);
 }
 
 /** A conjunction over variables `0 .. types.length - 1`. */
@@ -33,8 +52,24 @@ export type Assignment = string[];
 
 /** The text of a literal with the given variable names: `not at(b, r)`. */
 export function literalText(l: Literal, names: readonly string[]): string {
+  if (l.none !== undefined) {
+    const other = freshName("other", names);
+    const text = (x: { pred: string; args: number[]; negated: boolean }) => {
+      const atom = `${x.pred}(${x.args.map((a) => a === NONE ? other : names[a]).join(", ")})`;
+      return x.negated ? `not ${atom}` : atom;
+    };
+    const body = [text({ ...l, negated: false }), ...(l.with ?? []).map(text)].join(" and ");
+    return `not exists(${other}: ${l.none}, ${body})`;
+  }
   const atom = `${l.pred}(${l.args.map((a) => names[a]).join(", ")})`;
   return l.negated ? `not ${atom}` : atom;
+}
+
+/** `base`, or `base_2`, `base_3`, ...: the first that is none of `taken`. */
+function freshName(base: string, taken: readonly string[]): string {
+  let name = base;
+  for (let k = 2; taken.includes(name); k++) name = `${base}_${k}`;
+  return name;
 }
 
 /**
@@ -53,7 +88,9 @@ export function existentialText(
   text: (l: Literal, names: readonly string[]) => string = literalText,
 ): string {
   const at = (i: number) =>
-    c.literals.filter((l) => Math.max(first - 1, ...l.args) === i).map((l) => text(l, names));
+    c.literals.filter((l) => Math.max(first - 1, ...literalVars(l)) === i).map((l) =>
+      text(l, names)
+    );
   const build = (i: number): string => {
     if (i >= c.types.length) return "";
     const inner = [...at(i), build(i + 1)].filter((x) => x !== "").join(" and ");
@@ -64,7 +101,12 @@ export function existentialText(
 
 /** A key that is equal for equal literals. */
 export function literalKey(l: Literal): string {
-  return `${l.negated ? "!" : ""}${l.pred}(${l.args.join(",")})`;
+  const plain = (x: { pred: string; args: number[]; negated: boolean }) =>
+    `${x.negated ? "!" : ""}${x.pred}(${x.args.join(",")})`;
+  if (l.none === undefined) return plain(l);
+  return `none:${l.none}:${
+    [plain({ ...l, negated: false }), ...(l.with ?? []).map(plain)].join("&")
+  }`;
 }
 
 const SEP = "\u0001";
@@ -136,6 +178,24 @@ export class StateIndex {
     let node: Trie | undefined = this.#trie.get(pred);
     for (let i = 0; node !== undefined && i < args.length; i++) node = node.get(args[i]);
     return node !== undefined;
+  }
+
+  /**
+   * Whether no atom of `pred` matches `pattern` (`undefined` = any) with an
+   * object of `type` at `at` that also passes `also`.
+   */
+  none(
+    pred: string,
+    pattern: readonly (string | undefined)[],
+    at: readonly number[],
+    type: string,
+    also: (object: string) => boolean = () => true,
+  ): boolean {
+    for (const args of this.atoms(pred, pattern)) {
+      const v = args[at[0]];
+      if (at.every((i) => args[i] === v) && this.fits(v, type) && also(v)) return false;
+    }
+    return true;
   }
 
   /** Whether `pred` is computed rather than looked up. */
@@ -236,7 +296,11 @@ function compile(c: Conjunction, state: StateIndex): Compiled {
   let k = byState.get(state);
   if (!k) {
     const used = new Array(c.types.length).fill(false);
-    for (const l of c.literals) for (const a of l.args) used[a] = true;
+    for (const l of c.literals) {
+      for (const a of [...l.args, ...(l.with ?? []).flatMap((x) => x.args)]) {
+        if (a !== NONE) used[a] = true;
+      }
+    }
     k = { used, check: c.literals.map((l) => l.negated || state.isDerived(l.pred)) };
     byState.set(state, k);
   }
@@ -273,6 +337,19 @@ function search(
     for (let k = 0; k < lits.length; k++) {
       if (done[k]) continue;
       const l = lits[k];
+      if (l.none !== undefined) {
+        const pattern = l.args.map((a) => a === NONE ? undefined : binding[a]);
+        if (pattern.some((v, i) => v === undefined && l.args[i] !== NONE)) continue;
+        const more = l.with ?? [];
+        if (more.some((x) => x.args.some((a) => a !== NONE && binding[a] === undefined))) continue;
+        const at = l.args.flatMap((a, i) => a === NONE ? [i] : []);
+        const also = (o: string) =>
+          more.every((x) =>
+            state.has(x.pred, x.args.map((a) => a === NONE ? o : binding[a]!)) !== x.negated
+          );
+        if (!state.none(l.pred, pattern, at, l.none, also)) return false;
+        continue;
+      }
       let all = true;
       args.length = l.args.length;
       for (let i = 0; i < l.args.length; i++) {

@@ -40,6 +40,8 @@ import {
   type Derived,
   type Literal,
   literalKey,
+  literalVars,
+  NONE,
   satisfiable,
   StateIndex,
   TypeIndex,
@@ -311,9 +313,11 @@ class Learner {
    * matches (types, and the equalities its repeated variables ask for), a
    * unary one every object of the type has.
    */
-  #trivial(lit: Literal, types: readonly string[]): boolean {
+  #trivial(lit: Literal, varTypes: readonly string[]): boolean {
     if (this.#derived.has(lit.pred)) return false;
-    const key = `${literalKey(lit)}:${lit.args.map((a) => types[a]).join(",")}`;
+    // A `none` literal's object has the literal's own type.
+    const types = (a: number) => a === NONE ? lit.none! : varTypes[a];
+    const key = `${literalKey(lit)}:${lit.args.map(types).join(",")}`;
     let v = this.#trivialCache.get(key);
     if (v !== undefined) return v;
     const states = this.#probes.length > 0 ? this.#probes.map((p) => p.state) : this.#index;
@@ -321,12 +325,12 @@ class Learner {
       v = !states.some((s) =>
         s.atoms(lit.pred, lit.args.map(() => undefined)).some((args) =>
           lit.args.every((a, i) =>
-            s.fits(args[i], types[a]) && lit.args.every((b, j) => a !== b || args[i] === args[j])
+            s.fits(args[i], types(a)) && lit.args.every((b, j) => a !== b || args[i] === args[j])
           )
         )
       );
     } else if (lit.args.length === 1) {
-      v = states.every((s) => s.objectsOf(types[lit.args[0]]).every((o) => s.has(lit.pred, [o])));
+      v = states.every((s) => s.objectsOf(types(lit.args[0])).every((o) => s.has(lit.pred, [o])));
     } else v = false;
     this.#trivialCache.set(key, v);
     return v;
@@ -351,6 +355,13 @@ class Learner {
       });
       const pick: number[] = new Array(arity);
       const trivial = (lit: Literal, types: readonly string[]) => this.#trivial(lit, types);
+      const extras = (type: string) => this.#noneExtras(c, type);
+      const room = (j: number) => this.#noneRoom(pred, j);
+      // A static relation of the world, not of the goal, that leaves room
+      // for "none" (not `not_eq`, which holds of almost every pair, and which
+      // ties a new variable to nothing either).
+      const dense = this.#dense(pred);
+      const isStatic = this.#static.has(pred) && !this.#goalPreds.includes(pred);
       const isObject = (t: string) => this.vocab.types[t]?.kind === "object";
       const go = function* (i: number, fresh: number): Generator<Literal & { newType?: string }> {
         if (i === arity) {
@@ -358,6 +369,17 @@ class Learner {
             for (const negated of [false, true]) {
               const lit = { pred, args: pick.slice(), negated };
               if (!trivial(lit, c.types)) yield lit;
+            }
+            // Nothing completes the atom of a static relation at one
+            // position ("no heavier item"), or nothing that is also so
+            // ("no item still unpacked is heavier").
+            for (let j = 0; j < arity && arity > 1 && isStatic; j++) {
+              if (!isObject(decl.params[j]) || !room(j)) continue;
+              const args = pick.map((a, k) => k === j ? NONE : a);
+              if (new Set(args.filter((a) => a !== NONE)).size < arity - 1) continue;
+              const lit = { pred, args, negated: true, none: decl.params[j] };
+              if (!trivial(lit, c.types)) yield lit;
+              for (const extra of extras(decl.params[j])) yield { ...lit, with: [extra] };
             }
           } else {
             const types = [...c.types, decl.params[fresh]];
@@ -370,13 +392,82 @@ class Learner {
           pick[i] = v;
           yield* go(i + 1, fresh);
         }
-        if (canAdd && fresh < 0 && isObject(decl.params[i])) {
+        if (canAdd && fresh < 0 && isObject(decl.params[i]) && !dense) {
           pick[i] = n;
           yield* go(i + 1, i);
         }
       };
       yield* go(0, -1);
     }
+  }
+
+  /**
+   * Whether a relation holds of most pairs of objects of its types in the
+   * demonstrated states (more than half): no object is then without one.
+   */
+  #dense(pred: string): boolean {
+    let v = this.#denseCache.get(pred);
+    if (v === undefined) {
+      const arity = this.vocab.predicates[pred].params.length;
+      v = arity > 1 && this.#probes.some(({ state }) => {
+        // Against the pairs of distinct objects it relates.
+        const atoms = state.atoms(pred, new Array(arity).fill(undefined));
+        const objects = new Set(atoms.flat()).size;
+        return atoms.length > 2 && atoms.length >= 0.9 * objects * (objects - 1);
+      });
+      this.#denseCache.set(pred, v);
+    }
+    return v;
+  }
+  readonly #denseCache = new Map<string, boolean>();
+
+  /**
+   * Whether "no object completes this atom at position `j`" can hold: some
+   * object, in some demonstrated state, has no atom of the binary relation
+   * at the other position (nothing is heavier than the heaviest item; every
+   * place is unequal to some other).
+   */
+  #noneRoom(pred: string, j: number): boolean {
+    const key = `${pred}/${j}`;
+    let v = this.#roomCache.get(key);
+    if (v === undefined) {
+      const params = this.vocab.predicates[pred].params;
+      v = params.length === 2 && this.#probes.some(({ state }) => {
+        // An object the relation knows that lacks a partner at the other position.
+        const atoms = state.atoms(pred, [undefined, undefined]);
+        const partnered = new Set(atoms.map((a) => a[1 - j]));
+        return atoms.some((a) => !partnered.has(a[j]));
+      });
+      this.#roomCache.set(key, v);
+    }
+    return v;
+  }
+  readonly #roomCache = new Map<string, boolean>();
+
+  /**
+   * What else the object of a `none` literal of type `type` may be said to
+   * be: an atom of a predicate actions change, over it alone or with one
+   * variable of `c`, or its negation.
+   */
+  #noneExtras(c: Conjunction, type: string): { pred: string; args: number[]; negated: boolean }[] {
+    const out: { pred: string; args: number[]; negated: boolean }[] = [];
+    for (const [pred, decl] of Object.entries(this.vocab.predicates)) {
+      if (this.#static.has(pred) || decl.params.length === 0 || decl.params.length > 2) continue;
+      decl.params.forEach((t, j) => {
+        if (!this.#types.fits(type, t) && !this.#types.fits(t, type)) return;
+        if (decl.params.length === 1) {
+          for (const negated of [false, true]) out.push({ pred, args: [NONE], negated });
+          return;
+        }
+        const other = decl.params[1 - j];
+        c.types.forEach((vt, v) => {
+          if (!this.#types.fits(vt, other)) return;
+          const args = j === 0 ? [NONE, v] : [v, NONE];
+          for (const negated of [false, true]) out.push({ pred, args, negated });
+        });
+      });
+    }
+    return out;
   }
 
   /**
@@ -388,9 +479,15 @@ class Learner {
   *#extensions(
     c: Conjunction,
     action: string,
-  ): Generator<{ literals: Literal[]; newTypes: string[] }> {
+  ): Generator<{ literals: Literal[]; newTypes: string[]; replace?: number }> {
     for (const lit of this.#literals(c, true)) {
-      const literal: Literal = { pred: lit.pred, args: lit.args, negated: lit.negated };
+      const literal: Literal = {
+        pred: lit.pred,
+        args: lit.args,
+        negated: lit.negated,
+        ...(lit.none !== undefined ? { none: lit.none } : {}),
+        ...(lit.with !== undefined ? { with: lit.with } : {}),
+      };
       yield { literals: [literal], newTypes: lit.newType !== undefined ? [lit.newType] : [] };
     }
     const n = c.types.length;
@@ -421,7 +518,7 @@ class Learner {
     });
     yield* this.#pendingExtensions.splice(0);
   }
-  readonly #pendingExtensions: { literals: Literal[]; newTypes: string[] }[] = [];
+  readonly #pendingExtensions: { literals: Literal[]; newTypes: string[]; replace?: number }[] = [];
 
   /** The best consistent condition for `action` over the remaining examples, if any. */
   #search(base: Conjunction, action: string, remaining: readonly number[]): Scored | undefined {
@@ -441,18 +538,20 @@ class Learner {
         for (const ext of this.#extensions(parent.condition, action)) {
           const added = ext.literals.map(literalKey);
           if (added.some((k) => parent.keys.has(k))) continue;
-          const keys = new Set([...parent.keys, ...added]);
+          const kept = ext.replace === undefined
+            ? parent.condition.literals
+            : parent.condition.literals.filter((_, k) => k !== ext.replace);
+          const keys = new Set([...kept.map(literalKey), ...added]);
           const id = [...keys].sort().join("&");
           if (seen.has(id)) continue;
           seen.add(id);
           const types = [...parent.condition.types, ...ext.newTypes];
-          const condition: Conjunction = {
-            types,
-            literals: [...parent.condition.literals, ...ext.literals],
-          };
+          const condition: Conjunction = { types, literals: [...kept, ...ext.literals] };
           this.#params.set(condition, params);
-          // A longer condition fires in a subset of the states its parent fires in.
-          const scored = this.#score(condition, action, parent.fires, keys);
+          // A longer condition fires in a subset of the states its parent
+          // fires in; a narrowed `none` may fire in more.
+          const pool = ext.replace === undefined ? parent.fires : sample;
+          const scored = this.#score(condition, action, pool, keys);
           if (scored.pos.length === 0) continue;
           if (scored.neg.length === 0) this.#withCost(scored, params);
           // A literal that takes no decision away and narrows no choice only
@@ -460,9 +559,11 @@ class Learner {
           const same = scored.pos.length === parent.pos.length &&
             scored.fires.length === parent.fires.length;
           if (same && (parent.cost === undefined || scored.cost! >= parent.cost)) {
-            // Unless it keeps the rule off objects the expert left alone.
+            // Unless it ties a parameter to something more (a new
+            // variable: the goal of the ball picked up) and so keeps the
+            // rule off objects the expert left alone.
             if (
-              parent.cost === undefined ||
+              parent.cost === undefined || ext.newTypes.length === 0 ||
               this.#idleShare(scored.condition, params) >= this.#idleShare(parent.condition, params)
             ) continue;
           }
@@ -513,9 +614,9 @@ class Learner {
   #withCost(s: Scored, params: number): Scored {
     let bits = 0;
     for (const i of s.pos) {
-      bits += Math.log2(Math.max(1, countChoices(s.condition, this.#index[i], params)));
+      bits += Math.log2(Math.max(1, countChoices(s.condition, this.#index[i], params, 32, 400)));
     }
-    s.cost = (s.condition.literals.length * LITERAL_BITS + CHOICE_WEIGHT * bits) / s.pos.length;
+    s.cost = (literalCount(s.condition) * LITERAL_BITS + CHOICE_WEIGHT * bits) / s.pos.length;
     return s;
   }
 
@@ -532,6 +633,15 @@ class Learner {
     sampled: boolean,
   ): Scored | undefined {
     found.sort((a, b) => a.cost! - b.cost! || b.pos.length - a.pos.length);
+    if (Deno.env.get("POLICY_DEBUG") === action) {
+      for (const f of found.slice(0, 15)) {
+        console.log(
+          f.cost!.toFixed(2),
+          f.pos.length,
+          f.condition.literals.map((l) => literalKey(l)).join(" "),
+        );
+      }
+    }
     const top: Scored[] = [];
     for (const s of found) {
       if (top.length >= IDLE_CANDIDATES) break;
@@ -695,6 +805,11 @@ function sampled(remaining: readonly number[], own: (i: number) => boolean): num
   return [...mine, ...others].sort((a, b) => a - b);
 }
 
+/** The size of a condition: its literals, a `none` literal counting as one per atom and one more. */
+function literalCount(c: Conjunction): number {
+  return c.literals.reduce((n, l) => n + (l.none === undefined ? 1 : 2 + (l.with?.length ?? 0)), 0);
+}
+
 /** What one literal of a rule costs, in bits of its description. */
 const LITERAL_BITS = 2;
 /** How much more a bit of free choice costs than a bit of the rule (it grows with the task). */
@@ -743,9 +858,9 @@ function localCondition(c: Conjunction, k: number, params: number): Conjunction 
   for (let grew = true; grew;) {
     grew = false;
     for (const l of c.literals) {
-      if (literals.includes(l) || !l.args.some((a) => reached.has(a))) continue;
+      if (literals.includes(l) || !literalVars(l).some((a) => reached.has(a))) continue;
       literals.push(l);
-      for (const a of l.args) {
+      for (const a of literalVars(l)) {
         if (a >= params && !reached.has(a)) {
           reached.add(a);
           grew = true;

@@ -123,13 +123,22 @@ function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+/**
+ * Goal conditions up to which the expert reaches them one at a time (as a
+ * person demonstrates: each condition's steps a segment); a larger goal is
+ * planned as a whole (reaching 200 conditions one at a time means 200
+ * searches and more).
+ */
+const SERIAL_GOALS = 16;
+
 /** The expert: plans on the simulator's problem and plays the plan. */
 class PddlExpert implements Expert {
   async solve(env: Environment, task: TaskSpec): Promise<Trace> {
     if (!(env instanceof PddlEnv)) throw new TypeError("The PDDL expert needs a PddlEnv");
     const reset = await env.reset(task);
     const world = env.world!;
-    const plan = serialPlan(world) ?? planPddl(world);
+    const serial = world.goal().length <= SERIAL_GOALS ? serialPlan(world) : undefined;
+    const plan = serial ?? planPddl(world);
     if (!plan) throw new Error(`No plan found for ${reset.taskId}`);
     return await playExpert(env, reset, polishPlan(world, world.initial(), plan).map(actionText));
   }

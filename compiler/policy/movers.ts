@@ -82,7 +82,10 @@ export function findMovers(
         literals: base.literals.filter((l) => l.pred !== pred).map((l) => ({
           ...l,
           args: l.args.map((a) => rename.get(a)!),
-        })),
+        }))
+          // What holds of the origin only because the mover stands there
+          // (it is not clear) says nothing of the places on the way.
+          .filter((l) => staticPreds.has(l.pred) || !l.args.includes(0)),
       };
       // A graph: something static must relate the places a step joins
       // (which key is held is no place).
@@ -96,7 +99,39 @@ export function findMovers(
       movers.set(`${key}:${type}`, mover);
     }
   }
+  for (const mover of movers.values()) agreeOnSteps(mover);
   return [...movers.values()];
+}
+
+/**
+ * Keeps of each step's condition what the steps agree on: a literal some of
+ * the mover's actions needed and others did without (`not is_goal(v)`,
+ * which three directions showed and the one that reached the goal did not)
+ * was chance in the demonstrations. A relation between the two places only
+ * one action has (its direction) stays.
+ */
+function agreeOnSteps(mover: Mover): void {
+  if (mover.steps.length < 2) return;
+  const plain = (l: Literal) =>
+    l.args.every((a) => a < 2) && l.none === undefined
+      ? `${l.negated ? "!" : ""}${l.pred}(${l.args.join(",")})`
+      : undefined;
+  const count = new Map<string, number>();
+  for (const s of mover.steps) {
+    for (const k of new Set(s.edge.literals.map(plain))) {
+      if (k !== undefined) count.set(k, (count.get(k) ?? 0) + 1);
+    }
+  }
+  for (const s of mover.steps) {
+    s.edge = {
+      ...s.edge,
+      literals: s.edge.literals.filter((l) => {
+        const n = count.get(plain(l) ?? "");
+        const joins = l.args.includes(0) && l.args.includes(1);
+        return n === undefined || (n === 1 && joins) || n === mover.steps.length;
+      }),
+    };
+  }
 }
 
 /** The argument moves every use of an action shares. */

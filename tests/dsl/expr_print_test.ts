@@ -28,11 +28,9 @@ const TYPES = ["Item", "Receptacle", "List<Item>", "List<List<Num>>", "Object"];
 function randomExpr(rand: () => number, depth: number): Expr {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
   const leaf = depth <= 0 || rand() < 0.25;
-  const kind = leaf
-    ? pick(["num", "str", "bool", "var"] as const)
-    : pick(
-      ["list", "call", "not", "neg", "binary", "binary", "binary", "quant", "distance"] as const,
-    );
+  const kind = leaf ? pick(["num", "str", "bool", "var"] as const) : pick(
+    ["list", "call", "not", "neg", "binary", "binary", "binary", "quant", "distance"] as const,
+  );
   const sub = () => randomExpr(rand, depth - 1);
   const some = (max: number) => Array.from({ length: Math.floor(rand() * (max + 1)) }, sub);
   switch (kind) {

@@ -14,46 +14,52 @@ import { drainAgent } from "../runtime/_agent_fixtures.ts";
 
 const DATA = dataPath("").replace(/\/$/, "");
 
-dataTest("every genplan domain has one vocabulary for its training and its test problems", async () => {
-  const domains = genplanDomains(DATA);
-  assert.equal(domains.length, 24);
-  for (const d of domains) {
-    const dir = `${DATA}/genplan/${d}`;
-    const train = await loadPddlKit(`pddl:${dir}/domain.pddl+${dir}/train`);
-    const test = await loadPddlKit(`pddl:${dir}/domain.pddl+${dir}/test`);
-    assert.deepEqual(test.vocabulary, train.vocabulary, d);
-  }
-});
-
-dataTest("a library induced on a domain's training problems loads and solves its test problems", async () => {
-  for (const d of ["pg3/manygripper", "pddlgym/ferry"]) {
-    const dir = `${DATA}/genplan/${d}`;
-    const options = { rules: "learned", observe: "changing" };
-    const train = await loadPddlKit(`pddl:${dir}/domain.pddl+${dir}/train`);
-    const test = await loadPddlKit(`pddl:${dir}/domain.pddl+${dir}/test`);
-    const traces = await generateExpertTraces(train, train.demonstrationTasks!(3), {
-      envOptions: options,
-    });
-    const compiled = compileTraces(traces, withEnvOptions(train, options), { policy: true });
-    // Learned from observation alone: the domain's rules were withheld.
-    assert.equal(compiled.actionModel.stated, false);
-    const library = compileSkills(
-      compiled.skills.map((s) => ({ data: s, source: s.name })),
-      test.vocabulary,
-    );
-    const actionModel = ActionModel.fromJSON(compiled.actionModel.toJSON(), test.vocabulary);
-    for (const task of test.taskList!({ split: "unseen", n: 3 })) {
-      const { result } = await drainAgent(runAgent({
-        env: test.create(options),
-        kit: withEnvOptions(test, options),
-        library,
-        templates: compiled.templates,
-        actionModel,
-        task,
-        maxActions: 3000,
-      }));
-      assert.ok(result.success, `${d} ${task.id}: ${result.stop}`);
-      assert.equal(result.plannedActions, 0, `${d} ${task.id}: look-ahead planned actions`);
+dataTest(
+  "every genplan domain has one vocabulary for its training and its test problems",
+  async () => {
+    const domains = genplanDomains(DATA);
+    assert.equal(domains.length, 24);
+    for (const d of domains) {
+      const dir = `${DATA}/genplan/${d}`;
+      const train = await loadPddlKit(`pddl:${dir}/domain.pddl+${dir}/train`);
+      const test = await loadPddlKit(`pddl:${dir}/domain.pddl+${dir}/test`);
+      assert.deepEqual(test.vocabulary, train.vocabulary, d);
     }
-  }
-});
+  },
+);
+
+dataTest(
+  "a library induced on a domain's training problems loads and solves its test problems",
+  async () => {
+    for (const d of ["pg3/manygripper", "pddlgym/ferry"]) {
+      const dir = `${DATA}/genplan/${d}`;
+      const options = { rules: "learned", observe: "changing" };
+      const train = await loadPddlKit(`pddl:${dir}/domain.pddl+${dir}/train`);
+      const test = await loadPddlKit(`pddl:${dir}/domain.pddl+${dir}/test`);
+      const traces = await generateExpertTraces(train, train.demonstrationTasks!(3), {
+        envOptions: options,
+      });
+      const compiled = compileTraces(traces, withEnvOptions(train, options), { policy: true });
+      // Learned from observation alone: the domain's rules were withheld.
+      assert.equal(compiled.actionModel.stated, false);
+      const library = compileSkills(
+        compiled.skills.map((s) => ({ data: s, source: s.name })),
+        test.vocabulary,
+      );
+      const actionModel = ActionModel.fromJSON(compiled.actionModel.toJSON(), test.vocabulary);
+      for (const task of test.taskList!({ split: "unseen", n: 3 })) {
+        const { result } = await drainAgent(runAgent({
+          env: test.create(options),
+          kit: withEnvOptions(test, options),
+          library,
+          templates: compiled.templates,
+          actionModel,
+          task,
+          maxActions: 3000,
+        }));
+        assert.ok(result.success, `${d} ${task.id}: ${result.stop}`);
+        assert.equal(result.plannedActions, 0, `${d} ${task.id}: look-ahead planned actions`);
+      }
+    }
+  },
+);

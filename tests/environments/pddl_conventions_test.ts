@@ -1,0 +1,94 @@
+// pddlgym's conventions (action predicates named in a comment and listed in
+// :init), negative preconditions, equality and either types, on small
+// domains written here in those conventions.
+import assert from "node:assert/strict";
+import { parseDomain, parseProblem, PddlError } from "../../environments/pddl/parse.ts";
+import { actionText, PddlWorld } from "../../environments/pddl/world.ts";
+import { planPddl } from "../../environments/pddl/plan.ts";
+import { pddlKit } from "../../environments/pddl/kit.ts";
+import { generateExpertTraces } from "../../runtime/eval/expert_traces.ts";
+import { checkEnvOptions, withEnvOptions } from "../../runtime/environment.ts";
+import { compileTraces } from "../../compiler/compile.ts";
+import { KEYS_DOMAIN, KEYS_PROBLEM } from "./_keys_domain.ts";
+
+Deno.test("pddlgym's action predicates are read from the comment and leave the operators plain STRIPS", () => {
+  const domain = parseDomain(KEYS_DOMAIN, "keys.pddl");
+  assert.deepEqual(domain.actionPredicates, ["walk", "take", "open"]);
+  assert.ok(!("walk" in domain.predicates) && !("take" in domain.predicates));
+  assert.deepEqual(domain.actions[0].precondition.map((l) => l.pred), ["in", "="]);
+  assert.equal(domain.predicates.holding[1].type, "either key door");
+  // The action literals of :init are no facts of the world.
+  const world = new PddlWorld(domain, parseProblem(KEYS_PROBLEM, "p.pddl"));
+  assert.ok(![...world.initial()].some((f) => /^(walk|take|open) /.test(f)));
+});
+
+Deno.test("equality and negative preconditions decide which actions apply", () => {
+  const world = new PddlWorld(
+    parseDomain(KEYS_DOMAIN, "keys.pddl"),
+    parseProblem(KEYS_PROBLEM, "p.pddl"),
+  );
+  const walks = world.applicable(world.initial()).map(actionText).filter((a) =>
+    a.startsWith("walk")
+  );
+  // Not to the room it is in: (not (= ?from ?to)).
+  assert.deepEqual(walks.sort(), ["walk me r1 r2", "walk me r1 r3"]);
+  const plan = planPddl(world)!;
+  let state = world.initial();
+  for (const g of plan) {
+    assert.ok(world.holds(g, state), actionText(g));
+    state = world.apply(g, state);
+  }
+  assert.ok(world.satisfied(state));
+  // A door already open cannot be opened again (a negative precondition).
+  const open = plan.find((g) => g.action.name === "open")!;
+  assert.equal(world.holds(open, world.apply(open, state)), false);
+});
+
+Deno.test("an either type takes objects of each member type, and nothing else", () => {
+  const world = new PddlWorld(
+    parseDomain(KEYS_DOMAIN, "keys.pddl"),
+    parseProblem(KEYS_PROBLEM, "p.pddl"),
+  );
+  assert.ok(world.isA("key", "either key door"));
+  assert.ok(world.isA("door", "either key door"));
+  assert.ok(!world.isA("room", "either key door"));
+});
+
+Deno.test("the conventions are checked: a comment naming no predicate is an error naming the line", () => {
+  const bad = KEYS_DOMAIN.replace("; (:actions walk take open)", "; (:actions walk fly)");
+  assert.throws(() => parseDomain(bad, "keys.pddl"), (e) => {
+    assert.ok(e instanceof PddlError);
+    assert.match(
+      e.message,
+      /keys\.pddl:\d+:1: \(:actions \.\.\.\) names "fly", which is no predicate/,
+    );
+    return true;
+  });
+  assert.throws(
+    () => parseDomain(KEYS_DOMAIN.replace("(:requirements", "(:requirements :fluents"), "k.pddl"),
+    /requirement ":fluents" is not supported/,
+  );
+});
+
+Deno.test("a pddlgym-format domain plans, runs and induces, with its rules learned", async () => {
+  const kit = pddlKit("pddl:keys", KEYS_DOMAIN, "keys.pddl", [
+    { id: "keys/p1", file: "p1.pddl", text: KEYS_PROBLEM },
+  ], {});
+  // The kit knows its options, and says so for one it does not.
+  assert.match(
+    checkEnvOptions(kit, { rule: "learned" })!,
+    /no option "rule"; its options: observe \(string\), rules \(string\)/,
+  );
+  assert.equal(checkEnvOptions(kit, { rules: "learned" }), undefined);
+  const learned = withEnvOptions(kit, { rules: "learned" });
+  assert.equal(learned.actionRules!(), undefined);
+  assert.ok(kit.actionRules!()!.stated);
+  const [trace] = await generateExpertTraces(kit, [{ id: "keys/p1" }]);
+  assert.equal(trace.success, true);
+  // The vocabulary has no action predicates; the library induced with learned rules
+  // says it was learned from observation alone.
+  assert.ok(!("walk" in kit.vocabulary.predicates));
+  const compiled = compileTraces([trace], learned, { policy: true });
+  assert.equal(compiled.actionModel.stated, false);
+  assert.ok(compiled.skills.some((s) => s.name.startsWith("policy_")));
+});

@@ -103,9 +103,26 @@ function chosenDomains(request: GenplanRequest): string[] {
 export async function runGenplanSuite(request: GenplanRequest): Promise<GenplanRow[]> {
   const rows: GenplanRow[] = [];
   const peak = new MemoryPeak();
-  let peakMiB: number;
+  const domains = chosenDomains(request);
+  // The results are written after every domain: a run stopped part-way keeps what it measured.
+  const write = async (complete: boolean) => {
+    const json = {
+      date: new Date().toISOString(),
+      deno: Deno.version.deno,
+      command: request.command,
+      demonstrations: request.demos,
+      max_actions: request.maxActions,
+      rules: "learned",
+      peak_memory_mib: Math.round(peak.peakMiB()),
+      ...(complete ? {} : { partial: `${rows.length} of ${domains.length} domains measured` }),
+      domains: rows,
+    };
+    await Deno.mkdir(request.out, { recursive: true });
+    await writeTextFileAtomic(`${request.out}/results.json`, `${JSON.stringify(json, null, 2)}\n`);
+    await writeTextFileAtomic(`${request.out}/results.md`, renderGenplan(json));
+  };
   try {
-    for (const domain of chosenDomains(request)) {
+    for (const domain of domains) {
       request.log(`== ${domain}`);
       rows.push(await benchDomain(domain, request));
       peak.sample();
@@ -117,24 +134,12 @@ export async function runGenplanSuite(request: GenplanRequest): Promise<GenplanR
           r.actions_vs_expert?.toFixed(2) ?? "-"
         }, planned ${percent(r.induced.planned_action_rate)}${r.error ? `; ${r.error}` : ""}`,
       );
+      if (rows.length < domains.length) await write(false);
     }
   } finally {
-    peakMiB = peak.stop();
+    peak.stop();
   }
-  const date = new Date().toISOString();
-  const json = {
-    date,
-    deno: Deno.version.deno,
-    command: request.command,
-    demonstrations: request.demos,
-    max_actions: request.maxActions,
-    rules: "learned",
-    peak_memory_mib: Math.round(peakMiB),
-    domains: rows,
-  };
-  await Deno.mkdir(request.out, { recursive: true });
-  await writeTextFileAtomic(`${request.out}/results.json`, `${JSON.stringify(json, null, 2)}\n`);
-  await writeTextFileAtomic(`${request.out}/results.md`, renderGenplan(json));
+  await write(true);
   request.log(`Wrote ${request.out}/results.md and ${request.out}/results.json`);
   return rows;
 }
@@ -251,6 +256,7 @@ function renderGenplan(json: {
   demonstrations: number;
   max_actions: number;
   peak_memory_mib: number;
+  partial?: string;
   domains: GenplanRow[];
 }): string {
   const rows = json.domains;
@@ -258,6 +264,7 @@ function renderGenplan(json: {
   const lines = [
     "# Generalised planning: skills from the smallest training problems, on the test problems",
     "",
+    ...(json.partial ? [`**Partial run: ${json.partial}.**`, ""] : []),
     wrap(
       `Produced by \`${json.command}\` on ${json.date.slice(0, 10)} (Deno ${Deno.version.deno}). ` +
         `For each domain the library is induced from the expert's plans of the ${json.demonstrations} ` +

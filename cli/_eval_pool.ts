@@ -45,6 +45,8 @@ export interface WorkerPoolOptions {
   job: WorkerJob;
   /** The environment's name, for the report. */
   envName: string;
+  /** Rewards are graded (the kit has a `successReward`): the report has a score. */
+  graded?: boolean;
   tasks: readonly TaskSpec[];
   labels: readonly string[];
   /** Workers to start (at most one per task). */
@@ -112,6 +114,7 @@ export async function evaluateInWorkers(options: WorkerPoolOptions): Promise<Eva
       env: options.envName,
       variant: options.job.name,
       seconds: (performance.now() - started) / 1000,
+      graded: options.graded ?? false,
     }),
   };
 }

@@ -33,6 +33,7 @@ async function prepare(job: WorkerJob): Promise<Omit<EvaluateOptions, "tasks">> 
     env: kit.name,
     variant: job.name,
     createEnv: () => kit.create(job.envOptions),
+    ...(kit.successReward !== undefined ? { successReward: kit.successReward } : {}),
     runner: variantRunner(kit, {
       name: job.name,
       expert: job.expert,

@@ -15,6 +15,10 @@ export class MemoryPeak {
   sample(): void {
     this.#peak = Math.max(this.#peak, Deno.memoryUsage().rss);
   }
+  /** The peak so far, in MiB. */
+  peakMiB(): number {
+    return this.#peak / (1024 * 1024);
+  }
   /** Stops sampling; the peak in MiB. */
   stop(): number {
     clearInterval(this.#timer);

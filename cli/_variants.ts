@@ -188,6 +188,7 @@ export async function runVariant(options: RunVariantOptions): Promise<Evaluation
     const lib = options.library;
     return await evaluateInWorkers({
       envName: kit.name,
+      graded: kit.successReward !== undefined,
       job: {
         env: options.workerEnv,
         name: options.name,
@@ -222,6 +223,7 @@ export async function runVariant(options: RunVariantOptions): Promise<Evaluation
     env: kit.name,
     variant: options.name,
     createEnv: () => kit.create(options.envOptions ?? {}),
+    ...(kit.successReward !== undefined ? { successReward: kit.successReward } : {}),
     tasks: options.tasks,
     ...(options.labels ? { labels: options.labels } : {}),
     runner,
@@ -267,8 +269,10 @@ export function percent(x: number): string {
 export function comparisonTable(reports: readonly EvalReport[]): string {
   const progress = reports.some((r) => r.progress_rate !== null);
   const planned = reports.some((r) => r.planned_action_rate > 0);
+  const scored = reports.some((r) => r.score !== null);
   const rows = [[
     "variant",
+    ...(scored ? ["score"] : []),
     "success",
     ...(progress ? ["progress"] : []),
     "avg steps",
@@ -283,6 +287,7 @@ export function comparisonTable(reports: readonly EvalReport[]): string {
     const successes = Object.values(r.by_type).reduce((a, t) => a + t.successes, 0);
     rows.push([
       r.variant,
+      ...(scored ? [r.score === null ? "-" : r.score.toFixed(1)] : []),
       `${percent(r.success_rate)} (${successes}/${r.tasks})`,
       ...(progress ? [r.progress_rate === null ? "-" : percent(r.progress_rate)] : []),
       r.avg_steps.toFixed(1),

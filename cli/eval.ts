@@ -109,7 +109,9 @@ ${envHelp(22)}
   --json              print one JSON object: env, variant, tasks, success_rate,
                       avg_steps, invalid_action_rate, steps_per_skill,
                       progress_rate (null unless the environment reports
-                      one, e.g. PDDL's share of goal conditions), llm_calls,
+                      one, e.g. PDDL's share of goal conditions), score
+                      (null unless rewards are graded: WebShop's mean
+                      reward x 100; success is then a reward of 1), llm_calls,
                       llm_tokens, llm_rejected, seconds, by_type, node_steps,
                       skill_calls, errors (rates are fractions)
   --knowledge         when a call fails because the facts offer no way to what it
@@ -336,9 +338,11 @@ function printReport(
     if (r.errors.length > 10) console.log(`  (and ${r.errors.length - 10} more)`);
   }
   console.log(
-    `\nSuccess ${percent(r.success_rate)}${
-      r.progress_rate === null ? "" : `, progress rate ${percent(r.progress_rate)}`
-    }, ${r.avg_steps.toFixed(1)} steps per episode, ${
+    `\n${r.score === null ? "" : `Score ${r.score.toFixed(1)}, `}Success ${
+      percent(r.success_rate)
+    }${r.progress_rate === null ? "" : `, progress rate ${percent(r.progress_rate)}`}, ${
+      r.avg_steps.toFixed(1)
+    } steps per episode, ${
       percent(r.invalid_action_rate)
     } invalid actions, ${r.llm_calls} LLM calls${
       r.llm_calls > 0 ? ` (${r.llm_tokens} tokens, ${r.llm_rejected} answers rejected)` : ""

@@ -13,12 +13,14 @@ import { assertVocabulary } from "../dsl/vocabulary.ts";
 import type { EnvironmentKit } from "../runtime/environment.ts";
 import { alfworldKit } from "./alfworld/mod.ts";
 import { textcraftKit } from "./textcraft/mod.ts";
+import { webshopKit } from "./webshop/mod.ts";
 import { parseRemoteName, REMOTE_PREFIX, remoteKit } from "./remote/kit.ts";
 import { loadPddlKit, PDDL_PREFIX } from "./pddl/load.ts";
 
 const KITS: Record<string, EnvironmentKit> = {
   [textcraftKit.name]: textcraftKit,
   [alfworldKit.name]: alfworldKit,
+  [webshopKit.name]: webshopKit,
 };
 
 /** Names of the built-in environments. */

@@ -261,6 +261,13 @@ export interface EnvironmentKit {
   knowledge?(options?: Record<string, unknown>): KnowledgeSource;
   /** Budgets the commands use unless told otherwise. */
   defaults?: KitDefaults;
+  /**
+   * For graded rewards (WebShop's purchase reward in [0, 1]): the final
+   * reward an episode needs to count as a success. The evaluation then also
+   * reports the score, the mean final reward x 100. Without it, any
+   * positive reward is a success.
+   */
+  successReward?: number;
   /** How the benchmark and the demo measure it (see {@linkcode KitBenchmark}). */
   benchmark?: KitBenchmark;
 }

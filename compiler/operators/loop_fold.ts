@@ -36,6 +36,13 @@ export interface LoopPlan {
    * to its first step's object (see {@linkcode relatedElement}).
    */
   related?: boolean;
+  /**
+   * The type of the head's objects that start an iteration, when only
+   * those do (the head acts on objects of other types too: `click` on a
+   * product, then on option values, then on `Buy Now`); the others stay
+   * plain steps.
+   */
+  headType?: string;
   /** Loop variable name and type. */
   var: string;
   type: string;
@@ -58,14 +65,20 @@ export interface LoopOptions {
 }
 
 /** Candidate heads: (action, parameter) pairs whose value changes between repeats. */
-function headCandidates(instance: Instance, vocab: Vocabulary): Map<string, number> {
+function headCandidates(
+  instance: Instance,
+  vocab: Vocabulary,
+  typed: boolean,
+): Map<string, number> {
   const values = new Map<string, Set<string | number>>();
   for (const it of instance.items) {
     if (it.kind !== "step") continue;
     const decl = own(vocab.actions, it.step.action);
     for (const p of decl?.params ?? []) {
       if (p.type === "Num" || p.type === "Str") continue;
-      const key = `${it.step.action}\u0000${p.name}`;
+      const type = typed ? objectType(instance, it.step, p.name) : undefined;
+      if (typed && type === undefined) continue;
+      const key = `${it.step.action}\u0000${p.name}${typed ? `\u0000${type}` : ""}`;
       const set = values.get(key) ?? new Set();
       set.add(it.step.args[p.name]);
       values.set(key, set);
@@ -74,6 +87,14 @@ function headCandidates(instance: Instance, vocab: Vocabulary): Map<string, numb
   const out = new Map<string, number>();
   for (const [key, set] of values) if (set.size >= 2) out.set(key, set.size);
   return out;
+}
+
+/** The declared type of a step's argument in the state it was taken in. */
+function objectType(instance: Instance, step: StepRef, param: string): string | undefined {
+  const value = step.args[param];
+  return typeof value === "string"
+    ? instance.segment.trace.states[step.index].typeOf(value)
+    : undefined;
 }
 
 /**
@@ -88,6 +109,7 @@ export function splitIterations(
   seenBefore: (object: string | number, step: StepRef) => boolean = () => true,
   alternates: Readonly<Record<string, string>> = {},
   elementOf: (step: StepRef, object: string | number) => string | number = (_s, o) => o,
+  accepts: (step: StepRef) => boolean = () => true,
 ): {
   prefix: StepRef[];
   iterations: StepRef[][];
@@ -102,7 +124,7 @@ export function splitIterations(
   const elements: (string | number)[] = [];
   let current: string | number | undefined;
   steps.forEach((s, i) => {
-    if (!(s.action in roles)) return;
+    if (!(s.action in roles) || !accepts(s)) return;
     const element = elementOf(s, s.args[roles[s.action]]);
     if (s.action !== head && starts.length > 0 && element === current) return;
     starts.push(i);
@@ -163,9 +185,33 @@ export function planLoop(
   paramTypes: Readonly<Record<string, string>>,
   options: LoopOptions = {},
 ): LoopPlan | undefined {
+  // An action over objects of several types (one `click` for products,
+  // options and buttons) may repeat over one of them only: when no loop
+  // fits the action as a whole, the head is the action on one type.
+  return planLoopOf(instances, vocab, paramTypes, options, false) ??
+    planLoopOf(instances, vocab, paramTypes, options, true);
+}
+
+/** Accepts the steps whose object has the plan's head type (every step without one). */
+function headAccepts(
+  inst: Instance,
+  plan: Pick<LoopPlan, "head" | "role" | "headType">,
+): (step: StepRef) => boolean {
+  const { headType } = plan;
+  if (headType === undefined) return () => true;
+  return (step) => step.action !== plan.head || objectType(inst, step, plan.role) === headType;
+}
+
+function planLoopOf(
+  instances: readonly Instance[],
+  vocab: Vocabulary,
+  paramTypes: Readonly<Record<string, string>>,
+  options: LoopOptions,
+  typed: boolean,
+): LoopPlan | undefined {
   const votes = new Map<string, { instances: number; values: number; first: number }>();
   for (const inst of instances) {
-    for (const [key, n] of headCandidates(inst, vocab)) {
+    for (const [key, n] of headCandidates(inst, vocab, typed)) {
       const v = votes.get(key) ?? { instances: 0, values: 0, first: 0 };
       // Where the candidate first occurs: an iteration starts with the
       // first action of the repeated run ("water p, fertilize p", not
@@ -181,8 +227,9 @@ export function planLoop(
       a[1].first - b[1].first || a[0].localeCompare(b[0])
     )[0];
   if (!best) return undefined;
-  const [head, role] = best[0].split("\u0000");
-  const declared = own(vocab.actions, head)!.params.find((p) => p.name === role)?.type ?? "Object";
+  const [head, role, headType] = best[0].split("\u0000");
+  const declared = headType ??
+    own(vocab.actions, head)!.params.find((p) => p.name === role)?.type ?? "Object";
   const gather = (alternates: Record<string, string>, filter?: Binding) => {
     const roles: Record<string, string> = { ...alternates, [head]: role };
     const examples: LoopExample[] = [];
@@ -203,6 +250,7 @@ export function planLoop(
         seenIn(inst),
         alternates,
         relate,
+        headAccepts(inst, { head, role, headType }),
       );
       if (iterations.length < 2) continue;
       const startFacts = inst.segment.trace.states[iterations[0][0].index];
@@ -292,6 +340,7 @@ export function planLoop(
   return {
     head,
     role,
+    ...(headType !== undefined ? { headType } : {}),
     ...(Object.keys(alternates).length > 0 ? { alternates, related: true } : {}),
     var: name,
     type,
@@ -535,6 +584,7 @@ export function foldInstance(
     seenIn(inst),
     plan.alternates,
     relate,
+    headAccepts(inst, plan),
   );
   if (iterations.length === 0) return inst;
   // Iterations before the first whose object is in the loop's list stay

@@ -99,6 +99,13 @@ export interface PolicyOptions {
   maxExtraVars?: number;
   /** Conditions kept per search depth. @default 8 */
   beamWidth?: number;
+  /**
+   * Work allowed for the whole search, in conditions checked against one
+   * demonstrated state: past it, no further rule is searched for (the list
+   * learned so far is kept, its decisions left uncovered said). Bounds time
+   * and memory on large demonstrations. @default 2,000,000
+   */
+  maxWork?: number;
   /** Receives one line per decision (for `--explain`). */
   explain?: (line: string) => void;
 }
@@ -171,6 +178,8 @@ class Learner {
   readonly #maxLiterals: number;
   readonly #maxExtra: number;
   readonly #width: number;
+  readonly #maxWork: number;
+  #work = 0;
   readonly #explain?: (line: string) => void;
   readonly #trivialCache = new Map<string, boolean>();
   readonly #params = new WeakMap<Conjunction, number>();
@@ -199,6 +208,7 @@ class Learner {
     this.#maxLiterals = options.maxLiterals ?? 4;
     this.#maxExtra = options.maxExtraVars ?? 2;
     this.#width = options.beamWidth ?? 8;
+    this.#maxWork = options.maxWork ?? 2_000_000;
     if (options.explain) this.#explain = options.explain;
   }
 
@@ -213,6 +223,10 @@ class Learner {
       new Map([...bases.keys()].map((action) => [action, this.#base(action, true)])),
     );
     while (remaining.length > 0) {
+      if (this.#work > this.#maxWork) {
+        this.#explain?.(`policy: the search's work budget (${this.#maxWork}) is spent`);
+        break;
+      }
       let best: Scored & { action: string } | undefined;
       for (const action of new Set(remaining.map((i) => this.examples[i].action))) {
         const found = this.#search(bases.get(action)!, action, remaining);
@@ -535,7 +549,9 @@ class Learner {
     for (let depth = 0; depth < this.#maxLiterals && beam.length > 0; depth++) {
       const children: Scored[] = [];
       for (const parent of beam) {
+        if (this.#work > this.#maxWork) break;
         for (const ext of this.#extensions(parent.condition, action)) {
+          if (this.#work > this.#maxWork) break;
           const added = ext.literals.map(literalKey);
           if (added.some((k) => parent.keys.has(k))) continue;
           const kept = ext.replace === undefined
@@ -589,6 +605,7 @@ class Learner {
     const fires: number[] = [];
     const pos: number[] = [];
     const neg: number[] = [];
+    this.#work += candidates.length;
     for (const i of candidates) {
       const e = this.examples[i];
       const state = this.#index[i];

@@ -36,6 +36,9 @@ import {
   type SubPageName,
 } from "./pages.ts";
 
+/** The task type of every WebShop goal. */
+export const WEBSHOP_TASK_TYPE = "purchase";
+
 /** How many products a search returns (the reference's `SEARCH_RETURN_N`). */
 export const SEARCH_RESULTS = 50;
 
@@ -246,13 +249,13 @@ export class WebShop implements Environment {
     this.#session = emptySession();
     this.#results = undefined;
     this.#reward = 0;
-    const result: ResetResult = {
+    // One task type: every goal is a purchase, whatever the product's category.
+    return {
       observation: this.observation(),
       goal: this.#goal.instruction_text,
       taskId: `webshop/${index}`,
+      taskType: WEBSHOP_TASK_TYPE,
     };
-    if (this.#goal.category) result.taskType = this.#goal.category;
-    return result;
   }
 
   /** The index of the current goal, -1 before `reset`. */

@@ -131,8 +131,17 @@ export interface EvalReport {
   variant: string;
   /** Episodes run. */
   tasks: number;
-  /** Episodes that ended with a positive reward, over all episodes. */
+  /**
+   * Episodes that succeeded, over all episodes: ended with a positive
+   * reward, or with at least the kit's `successReward` when its rewards are
+   * graded (WebShop: a reward of 1).
+   */
   success_rate: number;
+  /**
+   * The mean final reward x 100 when rewards are graded (WebShop's score);
+   * `null` otherwise.
+   */
+  score: number | null;
   /** Environment actions per episode, over all episodes. */
   avg_steps: number;
   /** Rejected actions over actions sent (0 when none were sent). */
@@ -192,6 +201,12 @@ export interface EvaluateOptions {
    * episodes (honing does). @default 1
    */
   concurrency?: number;
+  /**
+   * The final reward an episode needs to count as a success when rewards
+   * are graded (the kit's `successReward`); the report then has a score.
+   * Without it, any positive reward is a success.
+   */
+  successReward?: number;
 }
 
 /** What {@linkcode evaluate} returns. */
@@ -245,6 +260,7 @@ export async function evaluate(options: EvaluateOptions): Promise<Evaluation> {
       env: options.env,
       variant: options.variant ?? "agent",
       seconds,
+      graded: options.successReward !== undefined,
     }),
   };
 }
@@ -305,7 +321,7 @@ async function runEpisode(
   }
   return {
     ...base,
-    success: outcome.success,
+    success: succeeded(outcome, options.successReward),
     reward: outcome.reward,
     actions: outcome.actions,
     invalidActions: outcome.invalidActions,
@@ -316,6 +332,17 @@ async function runEpisode(
     ...(outcome.llm ? { llm: outcome.llm } : {}),
     ...(outcome.stop !== undefined ? { stop: outcome.stop } : {}),
   };
+}
+
+/**
+ * Whether an episode succeeded: the runner's verdict, and with graded
+ * rewards a final reward of at least `successReward`.
+ */
+export function succeeded(
+  outcome: Pick<EpisodeOutcome, "success" | "reward">,
+  successReward?: number,
+): boolean {
+  return outcome.success && (successReward === undefined || outcome.reward >= successReward);
 }
 
 /** A task's label when the environment never named it: its id, seed or position. */
@@ -337,7 +364,7 @@ export function taskLabel(task: TaskSpec, index: number): string {
  */
 export function summarize(
   records: readonly EpisodeRecord[],
-  info: { env: string; variant: string; seconds: number },
+  info: { env: string; variant: string; seconds: number; graded?: boolean },
 ): EvalReport {
   const n = records.length;
   const sum = (f: (r: EpisodeRecord) => number, rs: readonly EpisodeRecord[] = records) =>
@@ -362,6 +389,7 @@ export function summarize(
     variant: info.variant,
     tasks: n,
     success_rate: ratio(records.filter((r) => r.success).length, n),
+    score: info.graded ? 100 * ratio(sum((r) => r.reward), n) : null,
     avg_steps: ratio(actions, n),
     invalid_action_rate: ratio(sum((r) => r.invalidActions), actions),
     planned_action_rate: ratio(sum((r) => r.plannedActions), actions),

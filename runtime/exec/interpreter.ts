@@ -245,7 +245,8 @@ export async function* runSkill(
             node: outcome.node,
             text: `skip "${action}": its effects already hold`,
           };
-          outcome = next(resume(program, state, { ok: true }));
+          // Skipping is no progress: the think budgets keep counting (a loop of skips ends).
+          outcome = next(resume(program, outcome.unsent, { ok: true }));
           break;
         }
         let unmet = ctx.actionModel?.unmet(ctx.facts, action) ?? [];

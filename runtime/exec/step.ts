@@ -70,7 +70,15 @@ export interface Diagnosis {
 /** What one step produced. */
 export type StepOutcome =
   | { kind: "think"; node: string; text: string; state: RunState }
-  | { kind: "act"; node: string; action: string; state: RunState }
+  | {
+    kind: "act";
+    node: string;
+    action: string;
+    /** The state after the action, its think budgets started again. */
+    state: RunState;
+    /** The state when the action is not sent after all (skipped): budgets keep counting. */
+    unsent: RunState;
+  }
   | { kind: "call"; node: string; skill: string; args: Record<string, Value>; state: RunState }
   | {
     kind: "end";
@@ -225,7 +233,13 @@ export function step(program: Program, state: RunState, ctx: StepContext): StepO
       // Acting is progress: the think budgets start again.
       const acted: RunState = { ...s, visits: {}, actedAt: s.steps };
       if (decl) {
-        return { kind: "act", node: node.id, action: renderAction(decl, args), state: acted };
+        return {
+          kind: "act",
+          node: node.id,
+          action: renderAction(decl, args),
+          state: acted,
+          unsent: s,
+        };
       }
       return { kind: "call", node: node.id, skill: node.action, args, state: acted };
     }

@@ -154,7 +154,7 @@ Deno.test("reset() shows the search page; the goal is the instruction text", asy
     observation: SEARCH_PAGE,
     goal: INSTRUCTION,
     taskId: "webshop/0",
-    taskType: "garden",
+    taskType: "purchase",
   });
   assert.deepEqual(shop.availableActions(), { hasSearchBar: true, clickables: ["search"] });
   assert.deepEqual(await shop.admissibleActions(), []);

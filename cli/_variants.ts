@@ -68,8 +68,10 @@ export function induceLibrary(
   kit: EnvironmentKit,
   options: { linear?: boolean; envOptions?: Record<string, unknown> } = {},
 ): BuiltLibrary {
+  const linear = options.linear ?? false;
   return compileTraces(traces, withEnvOptions(kit, options.envOptions ?? {}), {
-    linear: options.linear ?? false,
+    linear,
+    ...(!linear && kit.benchmark?.policy ? { policy: true } : {}),
   });
 }
 

@@ -140,6 +140,12 @@ export interface ReplayReport {
  * are relative to the benchmark data folder (`--data`).
  */
 export interface KitBenchmark {
+  /**
+   * The library's task programs are decision-list policies learned from the
+   * demonstrations (as `induce --policy`): the benchmark's `full` and
+   * `hone` variants use them.
+   */
+  policy?: boolean;
   /** Transcripts to induce from (e.g. `alfworld/react_demos_2per_type.json`); else the expert demonstrates. */
   transcripts?: string;
   /** `create` options that are data paths, e.g. `{ recipes: "textcraft/recipes" }` (bench only). */

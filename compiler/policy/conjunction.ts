@@ -319,8 +319,12 @@ function search(
   fixed: readonly (string | undefined)[],
   mentioned: boolean,
   visit: (binding: readonly (string | undefined)[]) => boolean,
+  prefix?: number,
 ): void {
   const n = c.types.length;
+  // With a prefix, one assignment per value of the first `prefix` variables
+  // is enough: after a visit the search backs up to the last of them bound.
+  let jump = false;
   const lits = c.literals;
   const { used, check } = compile(c, state);
   const binding: (string | undefined)[] = new Array(n);
@@ -393,8 +397,13 @@ function search(
           }
         }
         if (ok && checks() && step()) return true;
+        const rebinds = added.some((v) => v < (prefix ?? 0));
         for (const v of added) binding[v] = undefined;
         added.length = 0;
+        if (jump) {
+          if (!rebinds) break;
+          jump = false;
+        }
       }
       done[pick] = false;
       return false;
@@ -405,10 +414,18 @@ function search(
     for (let v = 0; v < n && free < 0; v++) {
       if (binding[v] === undefined && (!mentioned || used[v])) free = v;
     }
-    if (free < 0) return visit(binding);
+    if (free < 0) {
+      if (visit(binding)) return true;
+      if (prefix !== undefined) jump = true;
+      return false;
+    }
     for (const o of state.objectsOf(c.types[free])) {
       binding[free] = o;
       if (checks() && step()) return true;
+      if (jump) {
+        if (free >= (prefix ?? 0)) break;
+        jump = false;
+      }
     }
     binding[free] = undefined;
     return false;
@@ -465,6 +482,6 @@ export function countChoices(
   search(c, state, [], false, (b) => {
     seen.add(b.slice(0, count).join(SEP));
     return seen.size >= limit || ++looked >= maxLook;
-  });
+  }, count);
   return seen.size;
 }

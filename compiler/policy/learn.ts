@@ -216,11 +216,28 @@ class Learner {
     let remaining = this.examples.map((_, i) => i);
     const rules: PolicyRule[] = [];
     const bases = new Map<string, Conjunction>();
-    for (const action of new Set(this.examples.map((e) => e.action))) {
-      bases.set(action, this.#base(action));
+    const actions = new Set(this.examples.map((e) => e.action));
+    for (const action of actions) bases.set(action, this.#base(action));
+    // An action the expert used on objects of several types (one `click` for
+    // products, options and buttons) is learned per type: each rule binds
+    // objects of the type it was seen with.
+    const variants = new Map<string, string>();
+    for (const action of actions) {
+      const signatures = new Set(
+        this.examples.filter((e) => e.action === action).map((e) => this.#signature(e)),
+      );
+      if (signatures.size < 2) continue;
+      for (const sig of signatures) {
+        const key = `${action}\u0000${sig}`;
+        bases.set(key, this.#base(action, false, sig.split(",")));
+        variants.set(key, action);
+      }
+      bases.delete(action);
     }
+    const keyOf = (e: PolicyExample) =>
+      bases.has(e.action) ? e.action : `${e.action}\u0000${this.#signature(e)}`;
     this.#findMovers(
-      new Map([...bases.keys()].map((action) => [action, this.#base(action, true)])),
+      new Map([...actions].map((action) => [action, this.#base(action, true)])),
     );
     while (remaining.length > 0) {
       if (this.#work > this.#maxWork) {
@@ -228,8 +245,9 @@ class Learner {
         break;
       }
       let best: Scored & { action: string } | undefined;
-      for (const action of new Set(remaining.map((i) => this.examples[i].action))) {
-        const found = this.#search(bases.get(action)!, action, remaining);
+      for (const key of new Set(remaining.map((i) => keyOf(this.examples[i])))) {
+        const action = variants.get(key) ?? key;
+        const found = this.#search(bases.get(key)!, action, remaining);
         if (found && (!best || better(found, best))) best = { ...found, action };
       }
       if (!best) break;
@@ -293,10 +311,18 @@ class Learner {
    * leaves alone (a move needs the next place open): what a mover's steps
    * need (see `movers.ts`).
    */
-  #base(action: string, persistent = false): Conjunction {
+  /** The declared types of an example's arguments (its action's parameter types where unknown). */
+  #signature(e: PolicyExample): string {
+    const params = this.vocab.actions[e.action].params;
+    return e.args.map((a, k) => e.state.typeOf(String(a)) ?? params[k].type).join(",");
+  }
+
+  #base(action: string, persistent = false, narrowed?: readonly string[]): Conjunction {
     const params = this.vocab.actions[action].params;
-    const types = params.map((p) => p.type);
-    const uses = this.examples.map((e, i) => ({ e, i })).filter(({ e }) => e.action === action);
+    const types = narrowed ? [...narrowed] : params.map((p) => p.type);
+    const uses = this.examples.map((e, i) => ({ e, i })).filter(({ e }) =>
+      e.action === action && (!narrowed || this.#signature(e) === narrowed.join(","))
+    );
     const deltas = uses.map(({ e }) => this.traces[e.trace].steps[e.step].delta);
     const literals: Literal[] = [];
     for (const lit of this.#literals({ types, literals: [] }, false)) {

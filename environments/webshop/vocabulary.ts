@@ -11,7 +11,9 @@ import type { Vocabulary } from "../../dsl/vocabulary.ts";
 /**
  * The vocabulary. Buttons are objects named as the page shows them: a
  * product by its ASIN, an option by its value, the shop's own buttons by
- * their text (`Buy Now`, `< Prev`, `Next >`, `Back to Search`, ...).
+ * their text (`Buy Now`, `< Prev`, `Next >`, `Back to Search`, ...). The
+ * predicates take any button (a rule may say `opt_match(b)` of the `b` it
+ * clicks); the objects' own types tell products, options and controls apart.
  */
 export const webshopVocabulary: Vocabulary = {
   name: "webshop",
@@ -29,25 +31,25 @@ export const webshopVocabulary: Vocabulary = {
     on_detail: { params: [], doc: "The shop shows a product's description, features or reviews." },
     clickable: { params: ["Button"], doc: "The page offers the button." },
     query: { params: ["Query"], doc: "The words to search the shop for." },
-    result: { params: ["Product"], doc: "The results page lists the product." },
+    result: { params: ["Button"], doc: "The results page lists the product." },
     match: {
-      params: ["Product"],
+      params: ["Button"],
       doc: "The listed product's title shares the words of the instruction's product.",
     },
-    price_match: { params: ["Product"], doc: "The listed product's price is within the budget." },
-    visited: { params: ["Product"], doc: "The product's page was opened before." },
-    option: { params: ["Option"], doc: "The open product offers the option value." },
-    opt_match: { params: ["Option"], doc: "The instruction asks for the option value." },
-    opt_clicked: { params: ["Option"], doc: "The option value was chosen on this product's page." },
+    price_match: { params: ["Button"], doc: "The listed product's price is within the budget." },
+    visited: { params: ["Button"], doc: "The product's page was opened before." },
+    option: { params: ["Button"], doc: "The open product offers the option value." },
+    opt_match: { params: ["Button"], doc: "The instruction asks for the option value." },
+    opt_clicked: { params: ["Button"], doc: "The option value was chosen on this product's page." },
     curr_match: {
       params: [],
       doc: "The open product matches the instruction: its title, and every option asked for.",
     },
     curr_price: { params: [], doc: "The open product's price is within the budget." },
-    is_buy: { params: ["Control"], doc: "The button buys the open product (`Buy Now`)." },
-    is_prev: { params: ["Control"], doc: "The button goes back a page (`< Prev`)." },
-    is_next: { params: ["Control"], doc: "The button shows the next results (`Next >`)." },
-    is_back: { params: ["Control"], doc: "The button returns to the search page." },
+    is_buy: { params: ["Button"], doc: "The button buys the open product (`Buy Now`)." },
+    is_prev: { params: ["Button"], doc: "The button goes back a page (`< Prev`)." },
+    is_next: { params: ["Button"], doc: "The button shows the next results (`Next >`)." },
+    is_back: { params: ["Button"], doc: "The button returns to the search page." },
   },
   functions: {},
   actions: {

@@ -304,11 +304,10 @@ export class ActionModel {
     const compiled = m && this.#compiled.get(m.action);
     if (!m || !compiled || own(this.#data.actions, m.action)!.observed === 0) return false;
     if (compiled.add.length === 0 && compiled.remove.length === 0) return false;
-    // Effects on none of the arguments (`not on_results()`) say nothing of this action's own
-    // work: they may hold for reasons of their own, so they never make it a no-op.
-    const onArgs = [...compiled.add, ...compiled.remove].some((e) =>
-      e.args.some((a) => "param" in a)
-    );
+    // Only what the action makes true of its arguments shows its work done: effects on none
+    // of them (`not on_results()`), or only removals (`not result(b)`, never true of an
+    // option), may hold for reasons of their own, so they never make it a no-op.
+    const onArgs = compiled.add.some((e) => e.args.some((a) => "param" in a));
     if (!onArgs) return false;
     // An action with an amount (get 2 x) changes a count: never a no-op.
     if (Object.values(m.args).some((v) => typeof v === "number")) return false;

@@ -86,9 +86,13 @@ export const webshopKit: EnvironmentKit = {
   /**
    * `count` training goals from goal 1,511 on (default 1: the paper induces
    * from a single successful purchase). Goal 1,511 is the first training
-   * goal whose purchase shows the check on a product's page both ways: the
-   * shopper leaves two products that lack what the instruction asks for
-   * and buys the third (`tests/environments/webshop_data_test.ts`).
+   * goal whose purchase shows the check on a product's page both ways, as
+   * the grounder reads the pages: the shopper leaves two products that lack
+   * an option asked for and buys the third, which has them all
+   * (`tests/environments/webshop_data_test.ts`); earlier demonstrations
+   * leave none, or leave products whose pages have everything the
+   * instruction names (their attributes fall short of the reward), which
+   * the facts cannot explain.
    */
   demonstrationTasks(count = 1): TaskSpec[] {
     return goalTasks(WEBSHOP_DEMONSTRATION, WEBSHOP_SPLITS.train[1], count);

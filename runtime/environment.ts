@@ -268,6 +268,16 @@ export interface EnvironmentKit {
   /** Budgets the commands use unless told otherwise. */
   defaults?: KitDefaults;
   /**
+   * How the environment's AgentGym env-server speaks (`serve`, and
+   * `agentgym:<env>@<url>`): `"id"` (the default: `/create` returns `{id,
+   * observation, ...}`, requests carry `id`) or `"env_idx"`, the form some
+   * AgentGym servers use: `/create` returns the index, `/reset {env_idx,
+   * session_id}` returns `[observation, null]`, `/step {env_idx, action}`
+   * returns `{state, reward, done, info}`, and `GET /available_actions`,
+   * `/instruction_text` and `/observation` take `?env_idx=`.
+   */
+  remoteProtocol?: "id" | "env_idx";
+  /**
    * For graded rewards (WebShop's purchase reward in [0, 1]): the final
    * reward an episode needs to count as a success. The evaluation then also
    * reports the score, the mean final reward x 100. Without it, any

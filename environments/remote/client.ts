@@ -67,6 +67,8 @@ export interface RemoteEnvironmentOptions {
   timeoutMs?: number;
   /** The fetch implementation. @default globalThis.fetch */
   fetch?: typeof fetch;
+  /** How the server speaks (see `EnvironmentKit.remoteProtocol`). @default "id" */
+  protocol?: "id" | "env_idx";
 }
 
 /** An environment id as the server hands it out (AgentGym uses integers). */
@@ -111,6 +113,7 @@ export class RemoteEnvironment implements Environment {
   /** Limit of every request, in milliseconds. */
   readonly timeoutMs: number;
   readonly #fetch: typeof fetch;
+  readonly #indexed: boolean;
   #id?: EnvId;
 
   /**
@@ -141,6 +144,7 @@ export class RemoteEnvironment implements Environment {
     this.vocabulary = options.vocabulary;
     this.timeoutMs = timeoutMs;
     this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#indexed = options.protocol === "env_idx";
   }
 
   /** The server-side id of the current instance, once created. */
@@ -156,6 +160,7 @@ export class RemoteEnvironment implements Environment {
    * @throws {RemoteEnvironmentError} When a request fails or a reply is malformed.
    */
   async reset(task: TaskSpec): Promise<ResetResult> {
+    if (this.#indexed) return await this.#resetIndexed(task);
     if (task.spec !== undefined) {
       // AgentGym servers take an explicit task only on /create.
       if (this.#id !== undefined) await this.close();
@@ -193,8 +198,9 @@ export class RemoteEnvironment implements Environment {
    */
   async step(action: string): Promise<StepResult> {
     if (this.#id === undefined) throw new Error(`Cannot step remote "${this.name}" before reset()`);
-    const { url, reply } = await this.#request("POST", "/step", { id: this.#id, action });
-    const observation = field(reply, "observation", "string", url);
+    const body = this.#indexed ? { env_idx: this.#id, action } : { id: this.#id, action };
+    const { url, reply } = await this.#request("POST", "/step", body);
+    const observation = field(reply, this.#indexed ? "state" : "observation", "string", url);
     const reward = field(reply, "reward", "number", url);
     const done = field(reply, "done", "boolean", url);
     return { observation, reward, done };
@@ -210,7 +216,8 @@ export class RemoteEnvironment implements Environment {
     if (this.#id === undefined) {
       throw new Error(`Cannot observe remote "${this.name}" before reset()`);
     }
-    const { url, reply } = await this.#request("GET", `/observation?id=${this.#id}`);
+    const key = this.#indexed ? "env_idx" : "id";
+    const { url, reply } = await this.#request("GET", `/observation?${key}=${this.#id}`);
     if (typeof reply !== "string") {
       throw new RemoteEnvironmentError("GET", url, "malformed", "reply is not a JSON string");
     }
@@ -229,11 +236,56 @@ export class RemoteEnvironment implements Environment {
     if (id === undefined) return;
     this.#id = undefined;
     try {
-      await this.#request("POST", "/close", { id });
+      await this.#request("POST", "/close", this.#indexed ? { env_idx: id } : { id });
     } catch (e) {
       if (e instanceof RemoteEnvironmentError && (e.status === 404 || e.status === 405)) return;
       throw e;
     }
+  }
+
+  /**
+   * The actions the page offers (`GET /available_actions`, servers that
+   * speak `env_idx`): `click[...]` for each clickable but the search button.
+   */
+  async admissibleActions(): Promise<string[]> {
+    if (!this.#indexed || this.#id === undefined) return [];
+    const { url, reply } = await this.#request("GET", `/available_actions?env_idx=${this.#id}`);
+    const clickables = isRecord(reply) ? reply.clickables : undefined;
+    if (!Array.isArray(clickables) || clickables.some((c) => typeof c !== "string")) {
+      throw new RemoteEnvironmentError("GET", url, "malformed", "reply has no clickables list");
+    }
+    return (clickables as string[]).filter((c) => c !== "search").map((c) => `click[${c}]`);
+  }
+
+  /** A reset where the server speaks `env_idx`: a goal index is the session id. */
+  async #resetIndexed(task: TaskSpec): Promise<ResetResult> {
+    if (task.spec !== undefined) {
+      throw new TypeError(`Remote "${this.name}" takes tasks by index only, not explicit specs`);
+    }
+    if (this.#id === undefined) {
+      const { url, reply } = await this.#request("POST", "/create", {});
+      if (typeof reply !== "number") {
+        throw new RemoteEnvironmentError("POST", url, "malformed", "reply is not an index");
+      }
+      this.#id = reply;
+    }
+    const index = task.seed ??
+      (task.id !== undefined && /^(?:.*\/)?[0-9]+$/.test(task.id)
+        ? Number(task.id.replace(/^.*\//, ""))
+        : undefined);
+    const body: Json = { env_idx: this.#id };
+    if (index !== undefined) body.session_id = index;
+    const { url, reply } = await this.#request("POST", "/reset", body);
+    const observation = Array.isArray(reply) ? reply[0] : undefined;
+    if (typeof observation !== "string") {
+      throw new RemoteEnvironmentError("POST", url, "malformed", "reply is not [observation, ...]");
+    }
+    const goal = await this.#request("GET", `/instruction_text?env_idx=${this.#id}`);
+    return {
+      observation,
+      goal: typeof goal.reply === "string" ? goal.reply : "",
+      taskId: task.id ?? `${this.name}/${index ?? `env${this.#id}`}`,
+    };
   }
 
   #resetResult(reply: unknown, url: URL, task: TaskSpec): ResetResult {

@@ -108,7 +108,12 @@ export function remoteKit(spec: string, local: EnvironmentKit): EnvironmentKit {
       }
       // Several servers: each new environment goes to the next one.
       const url = urls[created++ % urls.length];
-      return new RemoteEnvironment(url, { envName, vocabulary: local.vocabulary, timeoutMs });
+      return new RemoteEnvironment(url, {
+        envName,
+        vocabulary: local.vocabulary,
+        timeoutMs,
+        ...(local.remoteProtocol ? { protocol: local.remoteProtocol } : {}),
+      });
     },
     grounder: (options?: Record<string, unknown>) => local.grounder(options),
     // The local twin's options tell the grounder its data (the server has its own).
@@ -127,6 +132,8 @@ export function remoteKit(spec: string, local: EnvironmentKit): EnvironmentKit {
   if (local.checkTaskSpec) kit.checkTaskSpec = local.checkTaskSpec.bind(local);
   if (local.demonstrationTasks) kit.demonstrationTasks = local.demonstrationTasks.bind(local);
   if (local.defaults) kit.defaults = local.defaults;
+  if (local.successReward !== undefined) kit.successReward = local.successReward;
+  if (local.remoteProtocol) kit.remoteProtocol = local.remoteProtocol;
   if (local.knowledge) kit.knowledge = local.knowledge.bind(local);
   twins.set(kit, local);
   return kit;

@@ -52,6 +52,8 @@ class HttpError extends Error {
 interface Instance {
   env: Environment;
   observation: string;
+  /** The goal of the task in progress. */
+  goal: string;
   /** Requests to one instance run one at a time, in arrival order. */
   queue: Promise<unknown>;
 }
@@ -81,6 +83,7 @@ class Instances {
       this.#live.set(id, {
         env,
         observation: reply.observation as string,
+        goal: reply.goal as string,
         queue: Promise.resolve(),
       });
       return reply;
@@ -95,6 +98,7 @@ class Instances {
     return this.#run(id, async (inst) => {
       const reply = await resetReply(inst.env, id, taskOf(body));
       inst.observation = reply.observation as string;
+      inst.goal = reply.goal as string;
       return reply;
     });
   }
@@ -116,6 +120,32 @@ class Instances {
     return this.#run(id, (inst) => Promise.resolve(inst.observation));
   }
 
+  goal(id: number): Promise<string> {
+    return this.#run(id, (inst) => Promise.resolve(inst.goal));
+  }
+
+  /**
+   * What the page offers, as `{has_search_bar, clickables}`: the
+   * environment's own list when it keeps one (`availableActions()`), else
+   * its admissible actions read as `click[...]` and `search[...]`.
+   */
+  available(id: number): Promise<Json> {
+    return this.#run(id, async (inst) => {
+      const env = inst.env as Environment & {
+        availableActions?: () => { hasSearchBar: boolean; clickables: string[] };
+      };
+      if (typeof env.availableActions === "function") {
+        const a = env.availableActions();
+        return { has_search_bar: a.hasSearchBar, clickables: a.clickables };
+      }
+      const actions = await envCall(() => env.admissibleActions?.() ?? Promise.resolve([]));
+      return {
+        has_search_bar: actions.some((a) => a.startsWith("search[")),
+        clickables: actions.flatMap((a) => /^click\[(.*)\]$/s.exec(a)?.[1] ?? []),
+      };
+    });
+  }
+
   close(body: Json): Promise<boolean> {
     const id = idOf(body.id);
     return this.#run(id, async (inst) => {
@@ -126,6 +156,11 @@ class Instances {
       }
       return true;
     });
+  }
+
+  /** The ids of the live instances. */
+  ids(): number[] {
+    return [...this.#live.keys()];
   }
 
   /** Closes every instance (on shutdown). */
@@ -196,6 +231,7 @@ async function handle(
   request: Request,
 ): Promise<Response> {
   const url = new URL(request.url);
+  if (kit.remoteProtocol === "env_idx") return await handleIndexed(instances, request, url);
   const route = ROUTES[url.pathname];
   try {
     if (!route) throw new HttpError(404, `Unknown path "${url.pathname}"`);
@@ -224,6 +260,89 @@ async function handle(
     if (e instanceof HttpError) return json({ error: e.message }, e.status);
     return json({ error: e instanceof Error ? e.message : String(e) }, 500);
   }
+}
+
+/**
+ * The `env_idx` form of the protocol (see `EnvironmentKit.remoteProtocol`):
+ * `POST /create` -> index, `POST /reset {env_idx, session_id}` ->
+ * `[observation, null]`, `POST /step {env_idx, action}` -> `{state, reward,
+ * done, info}`, `GET /observation`, `/available_actions`,
+ * `/instruction_text?env_idx=`, `GET /list_envs`, `POST /close {env_idx}`.
+ */
+async function handleIndexed(
+  instances: Instances,
+  request: Request,
+  url: URL,
+): Promise<Response> {
+  const route = INDEXED_ROUTES[url.pathname];
+  try {
+    if (!route) throw new HttpError(404, `Unknown path "${url.pathname}"`);
+    if (request.method !== route) {
+      return json(
+        { error: `${url.pathname} accepts ${route}, not ${request.method}` },
+        405,
+        { allow: route },
+      );
+    }
+    const index = () => idOf(queryIndex(url));
+    const body = route === "POST" ? indexed(await bodyOf(request)) : {};
+    switch (url.pathname) {
+      case "/":
+        return json("ok");
+      case "/list_envs":
+        return json(instances.ids());
+      case "/create":
+        return json((await instances.create({})).id);
+      case "/reset": {
+        const reply = await instances.reset(body);
+        return json([reply.observation, null]);
+      }
+      case "/step": {
+        const r = await instances.step(body);
+        return json({ state: r.observation, reward: r.reward, done: r.done, info: null });
+      }
+      case "/observation":
+        return json(await instances.observation(index()));
+      case "/instruction_text":
+        return json(await instances.goal(index()));
+      case "/available_actions":
+        return json(await instances.available(index()));
+      default:
+        return json(await instances.close(body));
+    }
+  } catch (e) {
+    if (e instanceof HttpError) return json({ error: e.message }, e.status);
+    return json({ error: e instanceof Error ? e.message : String(e) }, 500);
+  }
+}
+
+const INDEXED_ROUTES: Record<string, "GET" | "POST"> = {
+  "/": "GET",
+  "/list_envs": "GET",
+  "/observation": "GET",
+  "/instruction_text": "GET",
+  "/available_actions": "GET",
+  "/create": "POST",
+  "/reset": "POST",
+  "/step": "POST",
+  "/close": "POST",
+};
+
+/** A request body of the `env_idx` form in the other form's fields (`id`, `seed`). */
+function indexed(body: Json): Json {
+  const out: Json = { ...body, id: body.env_idx };
+  delete out.env_idx;
+  delete out.session_id;
+  // Without a session, the task of the instance's own index (the reference picks one at random).
+  const session = body.session_id ?? body.env_idx;
+  if (session !== undefined && session !== null) out.seed = session;
+  if (body.action === undefined) delete out.action;
+  return out;
+}
+
+function queryIndex(url: URL): unknown {
+  const raw = url.searchParams.get("env_idx");
+  return raw !== null && /^[0-9]+$/.test(raw) ? Number(raw) : raw ?? undefined;
 }
 
 const ROUTES: Record<string, "GET" | "POST"> = {

@@ -105,6 +105,8 @@ export const webshopKit: EnvironmentKit = {
     },
   },
   defaults: { maxActions: 15 },
+  // AgentGym's WebShop server speaks the env_idx form of the env-server protocol.
+  remoteProtocol: "env_idx",
   benchmark: {
     policy: true,
     demonstrations: 1,

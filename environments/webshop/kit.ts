@@ -109,6 +109,7 @@ export const webshopKit: EnvironmentKit = {
   remoteProtocol: "env_idx",
   benchmark: {
     policy: true,
+    dataOptions: { data: "webshop" },
     demonstrations: 1,
     demo: { demonstrations: 1, tasks: 50 },
     demonstrationText: "training goal 1,511 (one purchase, the paper's setting)",

@@ -116,7 +116,7 @@ export async function main(args: string[]): Promise<number> {
 
   console.log(
     `\n== 3. Evaluation on ${tasks.length} ${
-      kit.benchmark?.taskText ?? "tasks of the unseen split"
+      kit.benchmark?.demo?.taskText ?? kit.benchmark?.taskText ?? "tasks of the unseen split"
     } ==`,
   );
   const reports = comparison.runs.map((r) => r.evaluation.report);

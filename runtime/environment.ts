@@ -157,7 +157,12 @@ export interface KitBenchmark {
   /** Selectors of those tasks beyond the split and count (TextCraft: `{ mix: "real" }`). */
   taskSelectors?: Readonly<Record<string, unknown>>;
   /** `deno task demo`'s counts, smaller, and on the data the kit ships. */
-  demo?: { demonstrations?: number; tasks?: number };
+  demo?: {
+    demonstrations?: number;
+    tasks?: number;
+    /** What the demo's tasks are (`deno task demo` prints it); else `taskText`. */
+    taskText?: string;
+  };
   /** What the expert's demonstration tasks are, in words, e.g. "depth-1 tasks, full recipe set". */
   demonstrationText?: string;
   /** What the evaluation tasks are, in words, e.g. "tasks of depth 2-4, full recipe set". */

@@ -179,7 +179,11 @@ export const textcraftKit: EnvironmentKit = {
     demonstrations: 50,
     tasks: 200,
     taskSelectors: { mix: "real" },
-    demo: { demonstrations: 20, tasks: 60 },
+    demo: {
+      demonstrations: 20,
+      tasks: 60,
+      taskText: "unseen tasks, depths 2, 3 and 4 in turn, on the built-in recipe set",
+    },
     demonstrationText: "depth-1 tasks (seeds from 1), full recipe set",
     taskText: "tasks in the published set's mix (37% depth 2, 56% depth 3, 6% depth 4; " +
       "one in 20 listing without the recipe of a crafted ingredient), full recipe set",

@@ -111,7 +111,7 @@ export const webshopKit: EnvironmentKit = {
     policy: true,
     dataOptions: { data: "webshop" },
     demonstrations: 1,
-    demo: { demonstrations: 1, tasks: 50 },
+    demo: { demonstrations: 1, tasks: 50, taskText: "test goals from goal 0 on" },
     demonstrationText: "training goal 1,511 (one purchase, the paper's setting)",
     taskText: "the 500 test goals (0-499)",
   },

@@ -5,6 +5,7 @@ import { runCli, runCliProcess } from "./_run.ts";
 function tableRows(text: string, heading: RegExp): Map<string, string[]> {
   const lines = text.split("\n");
   const start = lines.findIndex((l) => heading.test(l));
+  if (start < 0) throw new Error(`No line matches ${heading}`);
   const rows = new Map<string, string[]>();
   for (const line of lines.slice(start + 1)) {
     if (!line.startsWith("|")) {
@@ -28,7 +29,10 @@ Deno.test("demo induces from built-in demonstrations and compares the variants o
     r.stdout,
     /task program depth1: item := select_one\(x: Item, goal\(x, 1\)\); craft_item\(item = item\)/,
   );
-  const rows = tableRows(r.stdout, /^== 3\. Evaluation on 9 depth 2-4 tasks ==$/);
+  const rows = tableRows(
+    r.stdout,
+    /^== 3\. Evaluation on 9 unseen tasks, depths 2, 3 and 4 in turn, on the built-in recipe set ==$/,
+  );
   assert.deepEqual([...rows.keys()], ["variant", "expert", "linear", "full", "knowledge", "hone"]);
   assert.deepEqual(rows.get("variant"), [
     "success",

@@ -44,6 +44,13 @@ export interface LookaheadOptions {
   maxNodes?: number;
   /** Longest plan. @default 16 */
   maxLength?: number;
+  /**
+   * Most atoms held in the states the search keeps (every successor is a
+   * copy of the facts): bounds its memory on large states, where a
+   * thousand expansions of a few thousand facts each would fill gigabytes.
+   * @default 2,000,000
+   */
+  maxAtoms?: number;
 }
 
 /**
@@ -92,6 +99,8 @@ export function lookaheadTo(
   const schemas = model.schemas();
   const maxNodes = options.maxNodes ?? 2000;
   const maxLength = options.maxLength ?? 16;
+  const maxAtoms = options.maxAtoms ?? 2_000_000;
+  let held = 0;
   interface Node {
     facts: FactStore;
     plan: string[];
@@ -129,6 +138,8 @@ export function lookaheadTo(
       seen.add(key);
       const plan = [...node.plan, next];
       if (done(after)) return plan;
+      held += after.size;
+      if (held > maxAtoms) return undefined;
       open.push({ facts: after, plan, h });
     }
   }

@@ -13,7 +13,7 @@
  */
 import { matchAction, renderAction } from "../../dsl/action.ts";
 import { subtypesOf } from "../../dsl/vocabulary.ts";
-import type { Atom, Value } from "../../dsl/facts.ts";
+import type { Atom, FactView, Value } from "../../dsl/facts.ts";
 import type { Graft, Skill } from "../../dsl/graph/schema.ts";
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
 import { parseExpr } from "../../dsl/expr/parse.ts";
@@ -182,6 +182,100 @@ export class Honer {
   }
 
   /**
+   * Grafts a repair the agent's regression found: the skill's action on
+   * `object` was rejected at a node, a call of `call` (a skill, on that
+   * object) made the retry succeed. The call goes in front of the node
+   * behind an invented guard: a fact of the object that held before the
+   * rejection and that the objects the node acted on successfully lack
+   * (`craftable(item_i)`: a basic ingredient is fetched, a craftable one
+   * crafted). When a check leads to the node (`count(x) < need(r, x)`),
+   * the graft goes before it and repeats while both hold: `while
+   * craftable(x) and count(x) < need(r, x): craft_item(x)`.
+   *
+   * @param failed The events of the failed run.
+   * @param facts The belief state before the rejected action.
+   * @returns The graft's id, or `undefined` when none could be made.
+   */
+  graftSubgoal(
+    skillName: string,
+    failed: readonly RunEvent[],
+    object: string,
+    call: { skill: string; args: Record<string, Value> },
+    facts: FactView,
+  ): string | undefined {
+    const skill = this.#skills.get(skillName);
+    if (!skill || !this.#skills.has(call.skill)) return undefined;
+    const rejected = [...failed].reverse().find((e): e is Extract<RunEvent, { type: "observe" }> =>
+      e.type === "observe" && e.skill === skillName && e.rejected !== undefined &&
+      Object.values(matchAction(this.#vocab, e.action)?.args ?? {}).includes(object)
+    );
+    if (!rejected) return undefined;
+    const node = skill.nodes.find((n) => n.id === rejected.node);
+    const m = matchAction(this.#vocab, rejected.action);
+    if (!node || node.kind !== "primitive" || !m) return undefined;
+    const param = Object.keys(m.args).find((k) => m.args[k] === object);
+    const expr = param === undefined ? undefined : node.args[param];
+    if (expr === undefined) return undefined;
+    // The call's arguments, written with the node's expression for the object.
+    const args: Record<string, string> = {};
+    for (const [k, v] of Object.entries(call.args)) {
+      if (v !== object) return undefined;
+      args[k] = expr;
+    }
+    // Objects the node acted on without a rejection.
+    const fine = new Set<Value>();
+    for (const e of failed) {
+      if (e.type !== "observe" || e.node !== node.id || e.rejected !== undefined) continue;
+      const v = param !== undefined ? matchAction(this.#vocab, e.action)?.args[param] : undefined;
+      if (v !== undefined) fine.add(v);
+    }
+    const caused = new Set(rejected.delta.add.map((a) => `${a.pred}(${a.args.join(",")})`));
+    const literal = Object.entries(this.#vocab.predicates).find(([pred, decl]) =>
+      decl.params.length === 1 && facts.has({ pred, args: [object] }) &&
+      !caused.has(`${pred}(${object})`) &&
+      [...fine].every((o) => !facts.has({ pred, args: [o as string] }))
+    )?.[0];
+    if (literal === undefined) return undefined;
+    const check = skill.edges
+      .filter((e) => e.to === node.id && e.label === "yes")
+      .map((e) => skill.nodes.find((n) => n.id === e.from))
+      .find((n) => n?.kind === "check");
+    const guard = check?.kind === "check"
+      ? `${literal}(${expr}) and (${check.cond})`
+      : `${literal}(${expr})`;
+    const edit: SkillEdit = {
+      op: "graft",
+      skill: skill.name,
+      graft: `g${this.#nextGraft}`,
+      before: check?.id ?? node.id,
+      guard,
+      steps: [{ action: call.skill, args }],
+      ...(check ? { repeat: true } : {}),
+    };
+    const { skill: candidate, graft: graftId, note } = applySkillEdit(skill, edit);
+    const signatures = Object.fromEntries(
+      [...this.#skills.values()].map((s) => [s.name, { params: s.params }]),
+    );
+    if (
+      candidate === skill || !graftId || note ||
+      !compileSkill(candidate, this.#vocab, signatures).ok
+    ) {
+      return undefined;
+    }
+    this.#nextGraft++;
+    this.#skills.set(skill.name, candidate);
+    this.#changes.push({
+      kind: "graft",
+      skill: skill.name,
+      detail: `${graftId} before "${edit.before}": ${
+        check ? "while" : "if"
+      } ${guard} then ${call.skill} (tentative; the agent's regression found it)`,
+      edit,
+    });
+    return graftId;
+  }
+
+  /**
    * Updates tentative grafts after a run of `skill`: a graft whose guard
    * fired counts a success, or is removed when the run then failed.
    */
@@ -195,8 +289,17 @@ export class Honer {
       );
       if (!fired) continue;
       if (result.outcome === "failure") {
-        // A graft removed earlier in this loop is left alone (the edit says it is gone).
-        this.#removeGraft(this.#skills.get(skillName)!, graft, "the run failed after it");
+        // A run that fails later, at a node of its own, says nothing of the graft; one that
+        // fails in the graft's path, or right where the graft led, removes it. (A graft
+        // removed earlier in this loop is left alone: the edit says it is gone.)
+        const at = result.diagnosis?.node;
+        const target = skill.edges.find((e) => e.from === graft.nodes[0] && e.label === "no")?.to;
+        const blamed = at === undefined || graft.nodes.includes(at) || at === target;
+        // A permanent graft has worked often enough that one failure of its own call (an
+        // ingredient the callee cannot make either) does not undo it.
+        if (blamed && (graft.status === "tentative" || at !== graft.nodes.at(-1))) {
+          this.#removeGraft(this.#skills.get(skillName)!, graft, "the run failed after it");
+        }
         continue;
       }
       graft.successes++;

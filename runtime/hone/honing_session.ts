@@ -8,6 +8,7 @@
  * @module
  */
 import type { Skill } from "../../dsl/graph/schema.ts";
+import type { FactView, Value } from "../../dsl/facts.ts";
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
 import type { AgentEvent, RecoveryOutcome, SkillFailure } from "../agent/mod.ts";
 import type { OnlineGrounder } from "../environment.ts";
@@ -42,6 +43,14 @@ export interface HoningSessionOptions {
 }
 
 /** A run of one skill call, waiting for the agent's verification of its postcondition. */
+/** A repair the agent's regression made: a subgoal achieved for the object of a rejected action. */
+interface Repair {
+  skill: string;
+  events: RunEvent[];
+  object: string;
+  call: { skill: string; args: Record<string, Value> };
+}
+
 interface PendingRun {
   skill: string;
   level: number;
@@ -69,6 +78,12 @@ export class HoningSession {
   readonly #options: HoningSessionOptions;
   #library?: SkillLibrary;
   #pending = new Map<number, PendingRun>();
+  /** Repairs regression made, by level, until the repaired call's retry is verified. */
+  #repairs = new Map<number, Repair>();
+  /** The last run flushed at each level (regression follows its verification). */
+  #flushed = new Map<number, PendingRun>();
+  /** The state before each rejected action of the episode (the last one per action). */
+  #rejectedBefore = new Map<string, FactView>();
   readonly #counts: Record<ChangeKind, number> = {
     induce: 0,
     graft: 0,
@@ -98,6 +113,7 @@ export class HoningSession {
   /** Records an action the agent sent, to learn from at the end of the episode. */
   onTransition(transition: Transition): void {
     this.#transitions.push(transition);
+    if (!transition.ok) this.#rejectedBefore.set(transition.action, transition.facts);
   }
 
   /** The current (honed) skills, compiled; rebuilt only after a change. */
@@ -163,6 +179,12 @@ export class HoningSession {
         if (!run || run.result) return;
         run.events.push(e);
         if (e.type === "end" && e.depth === 0) {
+          const repair = this.#repairs.get(event.level);
+          if (repair && repair.skill === e.skill) {
+            this.#repairs.delete(event.level);
+            // The retry after the repair succeeded: the repair becomes part of the skill.
+            if (e.outcome === "success") this.#graftRepair(repair);
+          }
           run.result = {
             outcome: e.outcome,
             ...(e.diagnosis ? { diagnosis: e.diagnosis } : {}),
@@ -171,6 +193,18 @@ export class HoningSession {
             episodeDone: false,
             reward: 0,
           };
+        }
+        return;
+      }
+      case "regress": {
+        const run = this.#pending.get(event.level) ?? this.#flushed.get(event.level);
+        if (run && run.skill === event.skill) {
+          this.#repairs.set(event.level, {
+            skill: event.skill,
+            events: [...run.events],
+            object: event.object,
+            call: event.call,
+          });
         }
         return;
       }
@@ -196,6 +230,9 @@ export class HoningSession {
    */
   async endEpisode(): Promise<Change[]> {
     for (const level of [...this.#pending.keys()]) this.#flush(level);
+    this.#repairs.clear();
+    this.#flushed.clear();
+    this.#rejectedBefore.clear();
     const seen = this.#transitions;
     this.#transitions = [];
     // Only a rejection the model did not predict can teach it a precondition;
@@ -218,9 +255,25 @@ export class HoningSession {
     return changes;
   }
 
+  #graftRepair(repair: Repair): void {
+    const rejected = [...repair.events].reverse().find((e) =>
+      e.type === "observe" && e.rejected !== undefined && this.#rejectedBefore.has(e.action) &&
+      e.action.includes(repair.object)
+    );
+    if (rejected?.type !== "observe") return;
+    this.#honer.graftSubgoal(
+      repair.skill,
+      repair.events,
+      repair.object,
+      repair.call,
+      this.#rejectedBefore.get(rejected.action)!,
+    );
+  }
+
   #flush(level: number): void {
     const run = this.#pending.get(level);
     this.#pending.delete(level);
+    if (run) this.#flushed.set(level, run);
     if (run?.result) this.#honer.observe(run.skill, run.events, run.result);
   }
 }

@@ -24,13 +24,22 @@ export interface GraftStep {
 
 /**
  * A replayable change to one skill:
- * - `graft`: insert `guard ? steps : nothing` before node `before`, as graft `graft`;
+ * - `graft`: insert `guard ? steps : nothing` before node `before`, as graft `graft`
+ *   (with `repeat`, `while guard: steps`: the last step goes back to the guard);
  * - `remove`: remove graft `graft` and restore the edges it redirected;
  * - `solidify`: mark graft `graft` permanent;
  * - `narrow`: exclude the context `cond` from the precondition and add `note` to the summary.
  */
 export type SkillEdit =
-  | { op: "graft"; skill: string; graft: string; before: string; guard: string; steps: GraftStep[] }
+  | {
+    op: "graft";
+    skill: string;
+    graft: string;
+    before: string;
+    guard: string;
+    steps: GraftStep[];
+    repeat?: boolean;
+  }
   | { op: "remove"; skill: string; graft: string }
   | { op: "solidify"; skill: string; graft: string }
   | { op: "narrow"; skill: string; cond?: string; note: string };
@@ -47,6 +56,7 @@ export const SkillEditSchema: z.ZodType<SkillEdit, SkillEdit> = z.discriminatedU
     steps: z.array(
       z.object({ action: Name, args: z.record(z.string(), z.string()) }).strict(),
     ).min(1),
+    repeat: z.boolean().optional(),
   }).strict(),
   z.object({ op: z.literal("remove"), skill: Name, graft: Name }).strict(),
   z.object({ op: z.literal("solidify"), skill: Name, graft: Name }).strict(),
@@ -222,7 +232,7 @@ function insertGraft(
   steps.forEach((s, i) =>
     edges.push({
       from: s.id,
-      to: i + 1 < steps.length ? steps[i + 1].id : edit.before,
+      to: i + 1 < steps.length ? steps[i + 1].id : edit.repeat ? check.id : edit.before,
       label: "next",
     })
   );

@@ -64,6 +64,8 @@ export interface GenplanRow {
   actions_vs_expert: number | null;
   induction_seconds: number;
   skills: number;
+  /** Peak resident memory of the domain's process, in MiB. */
+  peak_memory_mib?: number;
   /** What went wrong before the evaluation, when something did. */
   error?: string;
 }
@@ -113,7 +115,9 @@ export async function runGenplanSuite(request: GenplanRequest): Promise<GenplanR
       demonstrations: request.demos,
       max_actions: request.maxActions,
       rules: "learned",
-      peak_memory_mib: Math.round(peak.peakMiB()),
+      peak_memory_mib: Math.round(
+        Math.max(peak.peakMiB(), ...rows.map((r) => r.peak_memory_mib ?? 0)),
+      ),
       ...(complete ? {} : { partial: `${rows.length} of ${domains.length} domains measured` }),
       domains: rows,
     };
@@ -124,7 +128,7 @@ export async function runGenplanSuite(request: GenplanRequest): Promise<GenplanR
   try {
     for (const domain of domains) {
       request.log(`== ${domain}`);
-      rows.push(await benchDomain(domain, request));
+      rows.push(await benchInChild(domain, request));
       peak.sample();
       const r = rows.at(-1)!;
       request.log(
@@ -144,7 +148,15 @@ export async function runGenplanSuite(request: GenplanRequest): Promise<GenplanR
   return rows;
 }
 
-async function benchDomain(domain: string, request: GenplanRequest): Promise<GenplanRow> {
+/**
+ * Measures one domain in this process. `onExpert` receives the row once
+ * the expert's figures are in (a run that dies later keeps them).
+ */
+export async function benchDomain(
+  domain: string,
+  request: Omit<GenplanRequest, "out" | "command" | "log">,
+  onExpert?: (row: GenplanRow) => void,
+): Promise<GenplanRow> {
   const dir = `${request.data}/genplan/${domain}`;
   // The agent knows no action rule; observations list what can change.
   const rules = { rules: "learned", observe: "changing" };
@@ -188,6 +200,7 @@ async function benchDomain(domain: string, request: GenplanRequest): Promise<Gen
     avg_actions: expert.report.avg_steps,
     seconds: expert.report.seconds,
   };
+  onExpert?.(row);
   let induced: Evaluation;
   try {
     const traces = await generateExpertTraces(train, train.demonstrationTasks!(request.demos), {
@@ -236,6 +249,87 @@ async function benchDomain(domain: string, request: GenplanRequest): Promise<Gen
   return row;
 }
 
+/** Heap limit of one domain's process, in MiB. */
+export const DOMAIN_HEAP_MIB = 3072;
+/** Time limit of one domain's process, in seconds. */
+export const DOMAIN_SECONDS = 900;
+
+/**
+ * Measures one domain in a process of its own, its heap capped at
+ * {@linkcode DOMAIN_HEAP_MIB} and its time at {@linkcode DOMAIN_SECONDS}: a
+ * domain that exceeds either is a row saying so (with the expert's figures
+ * when they were in), and the suite goes on.
+ */
+async function benchInChild(domain: string, request: GenplanRequest): Promise<GenplanRow> {
+  const args = {
+    data: request.data,
+    demos: request.demos,
+    maxActions: request.maxActions,
+    concurrency: request.concurrency,
+  };
+  const command = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-read",
+      "--allow-env",
+      `--v8-flags=--max-old-space-size=${DOMAIN_HEAP_MIB}`,
+      new URL("./_bench_genplan_domain.ts", import.meta.url).pathname,
+      domain,
+      JSON.stringify(args),
+    ],
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(DOMAIN_SECONDS * 1000),
+  });
+  let out = "";
+  let err = "";
+  let code = -1;
+  try {
+    const r = await command.output();
+    out = new TextDecoder().decode(r.stdout);
+    err = new TextDecoder().decode(r.stderr);
+    code = r.code;
+  } catch (e) {
+    err = (e as Error).name === "AbortError" ? "timeout" : (e as Error).message;
+  }
+  const lines = out.split("\n").filter((l) => l.startsWith("{"));
+  const last = lines.length > 0
+    ? JSON.parse(lines.at(-1)!) as { row: GenplanRow; done?: boolean }
+    : undefined;
+  if (last?.done && code === 0) return last.row;
+  const row = last?.row ?? emptyRow(domain);
+  row.error = err === "timeout"
+    ? `stopped after ${DOMAIN_SECONDS} s`
+    : /out of memory/i.test(err)
+    ? `ran out of memory (heap limit ${DOMAIN_HEAP_MIB} MiB) ${
+      last ? "after the expert's run" : ""
+    }`.trim()
+    : `exited with code ${code}: ${err.trim().split("\n").at(-1) ?? ""}`;
+  return row;
+}
+
+function emptyRow(domain: string): GenplanRow {
+  return {
+    domain,
+    test_problems: 0,
+    demonstrations: 0,
+    expert: { success_rate: 0, avg_actions: 0, seconds: 0 },
+    induced: {
+      success_rate: 0,
+      avg_actions: 0,
+      invalid_action_rate: 0,
+      planned_action_rate: 0,
+      llm_calls: 0,
+      seconds: 0,
+      episodes_per_second: 0,
+    },
+    ratio_to_expert: 0,
+    actions_vs_expert: null,
+    induction_seconds: 0,
+    skills: 0,
+  };
+}
+
 /** Total actions of the library over the expert's, on the problems both solved. */
 function actionsRatio(induced: EpisodeRecord[], expert: EpisodeRecord[]): number | null {
   let mine = 0;
@@ -272,12 +366,14 @@ function renderGenplan(json: {
         `and evaluated on every test problem, at most ${json.max_actions} actions per episode. ` +
         `"ratio" is the library's success over the expert's; "actions" the library's actions over ` +
         `the expert's on the problems both solve; "planned" the share of actions look-ahead chose ` +
-        `rather than a skill. No LLM is used. Peak resident memory: ${json.peak_memory_mib} MiB. ` +
+        `rather than a skill. No LLM is used. Each domain runs in a process of its own, its heap ` +
+        `capped at ${DOMAIN_HEAP_MIB} MiB and its time at ${DOMAIN_SECONDS} s; peak resident memory: ` +
+        `${json.peak_memory_mib} MiB. ` +
         `Worst ratio: ${worst.toFixed(2)}.`,
     ),
     "",
-    "| domain | test problems | expert | induced | ratio | actions | rejected | planned | LLM calls | induction s | episodes/s |",
-    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    "| domain | test problems | expert | induced | ratio | actions | rejected | planned | LLM calls | induction s | episodes/s | peak MiB |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ...rows.map((r) =>
       `| ${r.domain} | ${r.test_problems} | ${percent(r.expert.success_rate)} | ${
         percent(r.induced.success_rate)
@@ -287,7 +383,7 @@ function renderGenplan(json: {
         percent(r.induced.planned_action_rate)
       } | ${r.induced.llm_calls} | ${r.induction_seconds.toFixed(2)} | ${
         r.induced.episodes_per_second.toFixed(1)
-      } |`
+      } | ${r.peak_memory_mib === undefined ? "-" : Math.round(r.peak_memory_mib)} |`
     ),
   ];
   const failed = rows.filter((r) => r.error);

@@ -155,8 +155,11 @@ export async function* runSkill(
   args: Record<string, Value>,
   ctx: RunContext,
   depth = 0,
+  callers: readonly string[] = [],
 ): AsyncGenerator<RunEvent, RunResult> {
   const skill = program.skill.name;
+  // This call, as its callers' calls are kept: a call of one of them again is a cycle.
+  const active = [...callers, callKeyOf(skill, args)];
   const argErrors = checkArgs(program.skill.params, args, program.vocab);
   let state: RunState = initialState(program, args);
   yield { type: "start", skill, depth, args };
@@ -336,7 +339,33 @@ export async function* runSkill(
             reward,
           );
         }
-        const sub = yield* runSkill(callee, outcome.args, ctx, depth + 1);
+        if (active.includes(callKeyOf(outcome.skill, outcome.args))) {
+          // The same call is being achieved further up: running it again would recurse until a
+          // budget is spent.
+          return yield* finish(
+            skill,
+            depth,
+            {
+              kind: "end",
+              node: outcome.node,
+              outcome: "failure",
+              diagnosis: {
+                node: outcome.node,
+                message: `Cycle: ${outcome.skill}(${
+                  Object.entries(outcome.args).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(
+                    ", ",
+                  )
+                }) is already being achieved by a caller`,
+              },
+              state,
+            },
+            extraSteps,
+            actions,
+            false,
+            reward,
+          );
+        }
+        const sub = yield* runSkill(callee, outcome.args, ctx, depth + 1, active);
         actions += sub.actions;
         extraSteps += sub.steps;
         reward = sub.reward;
@@ -421,4 +450,9 @@ export async function collectRun(
     events.push(r.value);
     onEvent?.(r.value);
   }
+}
+
+/** A call's identity: the skill and its arguments. */
+function callKeyOf(skill: string, args: Readonly<Record<string, Value>>): string {
+  return `${skill}(${JSON.stringify(Object.entries(args).sort(([a], [b]) => a < b ? -1 : 1))})`;
 }

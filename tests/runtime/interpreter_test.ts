@@ -3,6 +3,7 @@ import { collectRun, type RunEvent, runSkill } from "../../runtime/exec/interpre
 import { SkillLibrary } from "../../runtime/store/library.ts";
 import { toyGrounder, toyProgram, toySetup } from "./_toy.ts";
 import type { SkillInput } from "../../dsl/graph/schema.ts";
+import type { Program } from "../../runtime/exec/program.ts";
 
 // take_color(c): pick a box of color c, open it if closed, take it.
 const takeColor: SkillInput = {
@@ -369,4 +370,31 @@ Deno.test("runSkill() lets the caller pick the order of a loop", async () => {
   );
   assert.equal(result.outcome, "success");
   assert.deepEqual(env.actions, ["open b3", "open b1", "open b2"]);
+});
+
+Deno.test("runSkill() stops a call of a skill that a caller is already making, naming the cycle", async () => {
+  const loop: SkillInput = {
+    name: "loop_color",
+    vocabulary: "toy",
+    params: [{ name: "c", type: "Str" }],
+    doc: { summary: "Calls itself on the same color: a cycle." },
+    entry: "again",
+    nodes: [
+      { id: "again", kind: "primitive", action: "loop_color", args: { c: "c" } },
+      { id: "ok", kind: "terminal", outcome: "success" },
+    ],
+    edges: [{ from: "again", to: "ok", label: "next" }],
+  };
+  // Compiled knowing its own signature, as a library compiles skills together.
+  const self = { skill: { name: loop.name, params: loop.params } } as unknown as Program;
+  const library = new SkillLibrary([toyProgram(loop, [self])]);
+  const { env, result } = await run(loop, { c: "red" }, [{ id: "b1", color: "red", open: false }], {
+    library,
+  });
+  assert.deepEqual(env.actions, []);
+  assert.equal(result.outcome, "failure");
+  assert.match(
+    result.diagnosis!.message,
+    /Cycle: loop_color\(c: "red"\) is already being achieved by a caller/,
+  );
 });

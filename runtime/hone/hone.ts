@@ -202,9 +202,11 @@ export class Honer {
     object: string,
     call: { skill: string; args: Record<string, Value> },
     facts: FactView,
+    relation?: string,
   ): string | undefined {
     const skill = this.#skills.get(skillName);
-    if (!skill || !this.#skills.has(call.skill)) return undefined;
+    const callee = this.#skills.get(call.skill);
+    if (!skill || !callee) return undefined;
     const rejected = [...failed].reverse().find((e): e is Extract<RunEvent, { type: "observe" }> =>
       e.type === "observe" && e.skill === skillName && e.rejected !== undefined &&
       Object.values(matchAction(this.#vocab, e.action)?.args ?? {}).includes(object)
@@ -216,11 +218,23 @@ export class Honer {
     const param = Object.keys(m.args).find((k) => m.args[k] === object);
     const expr = param === undefined ? undefined : node.args[param];
     if (expr === undefined) return undefined;
-    // The call's arguments, written with the node's expression for the object.
+    // The call's arguments, written with the node's expression for the object, or for an
+    // object the regression related to it (`select_one(x: Item, member(x, item_i))`).
     const args: Record<string, string> = {};
+    let related = false;
     for (const [k, v] of Object.entries(call.args)) {
-      if (v !== object) return undefined;
-      args[k] = expr;
+      if (v === object) {
+        args[k] = expr;
+        continue;
+      }
+      const type = callee.params.find((p) => p.name === k)?.type;
+      if (relation === undefined || type === undefined || typeof v !== "string") return undefined;
+      if (facts.has({ pred: relation, args: [v, object] })) {
+        args[k] = `select_one(x: ${type}, ${relation}(x, ${expr}))`;
+      } else if (facts.has({ pred: relation, args: [object, v] })) {
+        args[k] = `select_one(x: ${type}, ${relation}(${expr}, x))`;
+      } else return undefined;
+      related = true;
     }
     // Objects the node acted on without a rejection.
     const fine = new Set<Value>();
@@ -236,7 +250,9 @@ export class Honer {
       [...fine].every((o) => !facts.has({ pred, args: [o as string] }))
     )?.[0];
     if (literal === undefined) return undefined;
-    const check = skill.edges
+    // A related object's repair replaces the action (its object stays out of reach): no
+    // repeat on a check that the repair does not change.
+    const check = related ? undefined : skill.edges
       .filter((e) => e.to === node.id && e.label === "yes")
       .map((e) => skill.nodes.find((n) => n.id === e.from))
       .find((n) => n?.kind === "check");
@@ -251,6 +267,7 @@ export class Honer {
       guard,
       steps: [{ action: call.skill, args }],
       ...(check ? { repeat: true } : {}),
+      ...(related ? { instead: true } : {}),
     };
     const { skill: candidate, graft: graftId, note } = applySkillEdit(skill, edit);
     const signatures = Object.fromEntries(
@@ -267,7 +284,7 @@ export class Honer {
     this.#changes.push({
       kind: "graft",
       skill: skill.name,
-      detail: `${graftId} before "${edit.before}": ${
+      detail: `${graftId} ${related ? "instead of" : "before"} "${edit.before}": ${
         check ? "while" : "if"
       } ${guard} then ${call.skill} (tentative; the agent's regression found it)`,
       edit,

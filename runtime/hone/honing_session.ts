@@ -49,6 +49,8 @@ interface Repair {
   events: RunEvent[];
   object: string;
   call: { skill: string; args: Record<string, Value> };
+  /** For a related object: the relation the regression used. */
+  relation?: string;
 }
 
 interface PendingRun {
@@ -204,6 +206,7 @@ export class HoningSession {
             events: [...run.events],
             object: event.object,
             call: event.call,
+            ...(event.via === "related" && event.relation ? { relation: event.relation } : {}),
           });
         }
         return;
@@ -267,6 +270,7 @@ export class HoningSession {
       repair.object,
       repair.call,
       this.#rejectedBefore.get(rejected.action)!,
+      repair.relation,
     );
   }
 

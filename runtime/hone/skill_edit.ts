@@ -25,7 +25,8 @@ export interface GraftStep {
 /**
  * A replayable change to one skill:
  * - `graft`: insert `guard ? steps : nothing` before node `before`, as graft `graft`
- *   (with `repeat`, `while guard: steps`: the last step goes back to the guard);
+ *   (with `repeat`, `while guard: steps`: the last step goes back to the guard; with
+ *   `instead`, the steps replace the node: the last goes where the node's `next` edge goes);
  * - `remove`: remove graft `graft` and restore the edges it redirected;
  * - `solidify`: mark graft `graft` permanent;
  * - `narrow`: exclude the context `cond` from the precondition and add `note` to the summary.
@@ -39,6 +40,7 @@ export type SkillEdit =
     guard: string;
     steps: GraftStep[];
     repeat?: boolean;
+    instead?: boolean;
   }
   | { op: "remove"; skill: string; graft: string }
   | { op: "solidify"; skill: string; graft: string }
@@ -57,6 +59,7 @@ export const SkillEditSchema: z.ZodType<SkillEdit, SkillEdit> = z.discriminatedU
       z.object({ action: Name, args: z.record(z.string(), z.string()) }).strict(),
     ).min(1),
     repeat: z.boolean().optional(),
+    instead: z.boolean().optional(),
   }).strict(),
   z.object({ op: z.literal("remove"), skill: Name, graft: Name }).strict(),
   z.object({ op: z.literal("solidify"), skill: Name, graft: Name }).strict(),
@@ -229,10 +232,16 @@ function insertGraft(
   const edges: Edge[] = skill.edges.map((e) => e.to === edit.before ? { ...e, to: check.id } : e);
   edges.push({ from: check.id, to: steps[0].id, label: "yes" });
   edges.push({ from: check.id, to: edit.before, label: "no" });
+  const after = edit.instead
+    ? skill.edges.find((e) => e.from === edit.before && e.label === "next")?.to
+    : undefined;
+  if (edit.instead && after === undefined) {
+    return { skill, note: `node "${edit.before}" has no next edge to continue at` };
+  }
   steps.forEach((s, i) =>
     edges.push({
       from: s.id,
-      to: i + 1 < steps.length ? steps[i + 1].id : edit.repeat ? check.id : edit.before,
+      to: i + 1 < steps.length ? steps[i + 1].id : edit.repeat ? check.id : after ?? edit.before,
       label: "next",
     })
   );

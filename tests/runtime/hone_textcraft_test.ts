@@ -3,7 +3,8 @@
 // demonstrations only fetches ingredients; on depth-2 tasks the agent's
 // regression crafts an ingredient the environment refused to give, and the
 // honer grafts that repair into the skill as a guarded, repeating call of
-// the skill itself. The honed skill then crafts ingredients on its own.
+// the skill itself; a family it could not fetch gets a member crafted
+// instead. The honed skill then crafts ingredients on its own.
 import assert from "node:assert/strict";
 import { textcraftKit as builtin } from "../../environments/textcraft/mod.ts";
 import { withEnvOptions } from "../../runtime/environment.ts";
@@ -83,6 +84,16 @@ dataTest(
     assert.ok(call?.kind === "primitive" && call.action === "craft_item");
     // The call repeats while the guard holds: its next edge goes back to the guard.
     assert.ok(honed.edges.some((e) => e.from === call.id && e.to === guard.id));
+    // A family (`planks`) is not fetched: a member is crafted instead of the `get`.
+    const family = honed.grafts?.find((g) =>
+      honed.nodes.some((n) =>
+        n.id === g.nodes[0] && n.kind === "check" && n.cond === "is_tag(item_i)"
+      )
+    );
+    assert.ok(family, "a graft for families");
+    const member = honed.nodes.find((n) => n.id === family.nodes[1]);
+    assert.ok(member?.kind === "primitive" && member.action === "craft_item");
+    assert.equal(member.args.item, "select_one(x: Item, member(x, item_i))");
 
     const after = await play(compiled, session.library(), unseen);
     assert.ok(after.solved >= before.solved, `${after.solved} >= ${before.solved}`);

@@ -8,7 +8,7 @@
  */
 import { formatRouteChoice } from "../plan/router.ts";
 import { formatLiteral, type Value } from "../../dsl/facts.ts";
-import type { AgentEvent, AgentResult } from "./mod.ts";
+import type { AgentEvent, AgentResult } from "./agent_types.ts";
 import { formatEvent } from "../exec/format_events.ts";
 
 /** `skill(name: 'value', ...)`. */

@@ -311,10 +311,17 @@ class Learner {
    * leaves alone (a move needs the next place open): what a mover's steps
    * need (see `movers.ts`).
    */
-  /** The declared types of an example's arguments (its action's parameter types where unknown). */
+  /**
+   * The declared types of an example's arguments, where a type names a
+   * kind of object (products, options); a type with a single object (a
+   * constant's, `Up`) is no kind, and the parameter's own type stands.
+   */
   #signature(e: PolicyExample): string {
     const params = this.vocab.actions[e.action].params;
-    return e.args.map((a, k) => e.state.typeOf(String(a)) ?? params[k].type).join(",");
+    return e.args.map((a, k) => {
+      const type = e.state.typeOf(String(a));
+      return type !== undefined && e.state.objectsOfType(type).length >= 2 ? type : params[k].type;
+    }).join(",");
   }
 
   #base(action: string, persistent = false, narrowed?: readonly string[]): Conjunction {

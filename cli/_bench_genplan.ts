@@ -12,6 +12,7 @@
  * @module
  */
 import { compileTraces } from "../compiler/compile.ts";
+import type { Trace } from "../dsl/trace.ts";
 import { loadPddlKit } from "../environments/pddl/load.ts";
 import { type EnvironmentKit, withEnvOptions } from "../runtime/environment.ts";
 import { generateExpertTraces } from "../runtime/eval/expert_traces.ts";
@@ -203,9 +204,17 @@ export async function benchDomain(
   onExpert?.(row);
   let induced: Evaluation;
   try {
-    const traces = await generateExpertTraces(train, train.demonstrationTasks!(request.demos), {
-      envOptions: rules,
-    });
+    // The smallest training problems the expert solves (a training problem may have no plan).
+    const traces: Trace[] = [];
+    for (const task of train.demonstrationTasks!(Infinity)) {
+      if (traces.length >= request.demos) break;
+      try {
+        traces.push(...await generateExpertTraces(train, [task], { envOptions: rules }));
+      } catch (e) {
+        if (!/No plan found/.test((e as Error).message)) throw e;
+      }
+    }
+    if (traces.length === 0) throw new Error("The expert solves no training problem");
     row.demonstrations = traces.length;
     const started = performance.now();
     const compiled = compileTraces(traces, withEnvOptions(train, rules), { policy: true });
@@ -344,7 +353,7 @@ function actionsRatio(induced: EpisodeRecord[], expert: EpisodeRecord[]): number
 }
 
 /** The results as markdown. */
-function renderGenplan(json: {
+export function renderGenplan(json: {
   date: string;
   command: string;
   demonstrations: number;

@@ -109,7 +109,9 @@ export function serialPlan(
     for (const f of remaining) if (state.has(f)) done.push(f);
     remaining = remaining.filter((f) => !state.has(f));
   }
-  return plan;
+  // The conditions are reached one at a time: a negative one, or a positive one a later step
+  // undid, may not hold at the end; then there is no serial plan (plan the goal as a whole).
+  return world.satisfied(state) ? plan : undefined;
 }
 
 /** Whether `goal` is reachable from `state` on the delete relaxation without deleting `kept`. */

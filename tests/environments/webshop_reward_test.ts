@@ -2,12 +2,6 @@
 // and goals (values worked out by hand from the reference's get_reward),
 // then on the real catalog (skipped when the WebShop data is missing).
 import { deepEqual as assertEquals, equal, ok as assert, throws } from "node:assert/strict";
-import {
-  type Catalog,
-  defaultDataDir,
-  loadCatalog,
-  WEBSHOP_DATA_ENV,
-} from "../../environments/webshop/catalog.ts";
 import { normalizeColor, normalizeColorPair } from "../../environments/webshop/normalize.ts";
 import {
   attributeMatches,
@@ -20,33 +14,7 @@ import {
   typeReward,
   webshopReward,
 } from "../../environments/webshop/reward.ts";
-
-const DATA_DIR = defaultDataDir();
-const HAS_DATA = (() => {
-  try {
-    return Deno.statSync(`${DATA_DIR}/goals.jsonl`).isFile;
-  } catch {
-    return false;
-  }
-})();
-const REQUIRE_DATA = Deno.env.get("SKILLC_REQUIRE_DATA") === "1";
-
-/** A test on the real catalog: ignored, naming the folder, when it is missing. */
-function webshopDataTest(name: string, fn: (catalog: Catalog) => void | Promise<void>): void {
-  const skip = !HAS_DATA && !REQUIRE_DATA;
-  Deno.test({
-    name: skip
-      ? `${name} (needs the WebShop data in ${DATA_DIR}, or set ${WEBSHOP_DATA_ENV})`
-      : name,
-    ignore: skip,
-    fn: async () => fn(await catalog()),
-  });
-}
-
-let loaded: Promise<Catalog> | undefined;
-function catalog(): Promise<Catalog> {
-  return loaded ??= loadCatalog(DATA_DIR);
-}
+import { webshopDataTest } from "./_webshop_data.ts";
 
 // ---------------------------------------------------------------------------
 // Fuzzy matching (thefuzz 0.19 over python-Levenshtein)

@@ -2,47 +2,14 @@
 // small synthetic products, then checks on the real catalog (skipped when
 // the WebShop data folder is missing).
 import { deepEqual as assertEquals, equal, ok as assert, rejects } from "node:assert/strict";
-import {
-  type Catalog,
-  defaultDataDir,
-  loadCatalog,
-  parsePricing,
-  type Product,
-  WEBSHOP_DATA_ENV,
-} from "../../environments/webshop/catalog.ts";
+import { loadCatalog, parsePricing, type Product } from "../../environments/webshop/catalog.ts";
 import { analyze, porterStem } from "../../environments/webshop/analyzer.ts";
 import {
   documentText,
   type IndexedProduct,
   SearchIndex,
 } from "../../environments/webshop/search.ts";
-
-const DATA_DIR = defaultDataDir();
-const HAS_DATA = (() => {
-  try {
-    return Deno.statSync(`${DATA_DIR}/items_shuffle_1000.jsonl`).isFile;
-  } catch {
-    return false;
-  }
-})();
-const REQUIRE_DATA = Deno.env.get("SKILLC_REQUIRE_DATA") === "1";
-
-/** A test on the real catalog: ignored, naming the folder, when it is missing. */
-function webshopDataTest(name: string, fn: (catalog: Catalog) => void | Promise<void>): void {
-  const skip = !HAS_DATA && !REQUIRE_DATA;
-  Deno.test({
-    name: skip
-      ? `${name} (needs the WebShop data in ${DATA_DIR}, or set ${WEBSHOP_DATA_ENV})`
-      : name,
-    ignore: skip,
-    fn: async () => fn(await catalog()),
-  });
-}
-
-let loaded: Promise<Catalog> | undefined;
-function catalog(): Promise<Catalog> {
-  return loaded ??= loadCatalog(DATA_DIR);
-}
+import { webshopDataTest } from "./_webshop_data.ts";
 
 function doc(asin: string, name: string, extra: Partial<IndexedProduct> = {}): IndexedProduct {
   return { asin, name, description: "", bullets: [], options: {}, ...extra };

@@ -4,15 +4,9 @@
 // one episode on the real catalog (skipped when the WebShop data folder is
 // missing).
 import assert from "node:assert/strict";
-import {
-  type Catalog,
-  defaultDataDir,
-  type Goal,
-  loadCatalog,
-  type Product,
-  WEBSHOP_DATA_ENV,
-} from "../../environments/webshop/catalog.ts";
+import type { Catalog, Goal, Product } from "../../environments/webshop/catalog.ts";
 import { webshopReward } from "../../environments/webshop/reward.ts";
+import { webshopDataTest } from "./_webshop_data.ts";
 import { parseAction, type ProductSearch, WebShop } from "../../environments/webshop/shop.ts";
 import {
   donePage,
@@ -350,22 +344,9 @@ Deno.test("Python's number and JSON texts: prices, rewards and the chosen option
   assert.match(pageText(donePage("B1", {}, 0.25)), /\[SEP\] 0\.25 \[SEP\] Reward Details/);
 });
 
-const DATA_DIR = defaultDataDir();
-const HAS_DATA = (() => {
-  try {
-    return Deno.statSync(`${DATA_DIR}/goals.jsonl`).isFile;
-  } catch {
-    return false;
-  }
-})();
-const SKIP = !HAS_DATA && Deno.env.get("SKILLC_REQUIRE_DATA") !== "1";
-
-Deno.test({
-  name: "on the real catalog, goal 0's product is found, bought with its options, and scored" +
-    (SKIP ? ` (needs the WebShop data in ${DATA_DIR}, or set ${WEBSHOP_DATA_ENV})` : ""),
-  ignore: SKIP,
-  fn: async () => {
-    const catalog = await loadCatalog(DATA_DIR);
+webshopDataTest(
+  "on the real catalog, goal 0's product is found, bought with its options, and scored",
+  async (catalog) => {
     const shop = new WebShop({ catalog });
     const goal = catalog.goals[0];
     const start = await shop.reset({ seed: 0 });
@@ -396,4 +377,4 @@ Deno.test({
       end.observation.includes(` [SEP] ${pythonFloat(reward)} [SEP] Reward Details [SEP] None`),
     );
   },
-});
+);

@@ -2,6 +2,11 @@
 // folder (the four files of the benchmark's data folder): shirts and mugs,
 // goals asking for 0 to 3 options.
 
+import type { EnvironmentKit } from "../../runtime/environment.ts";
+import type { CompiledLibrary } from "../../compiler/compile.ts";
+import { type AgentResult, runAgent } from "../../runtime/agent/mod.ts";
+import { drainAgent } from "../runtime/_agent_fixtures.ts";
+
 interface RawProduct {
   asin: string;
   name: string;
@@ -97,4 +102,23 @@ export async function shopFolder(): Promise<string> {
     GOALS.map((g) => JSON.stringify(g)).join("\n") + "\n",
   );
   return dir;
+}
+
+/** The agent's episode with a compiled library on goal `seed` of the shop in `data` (15 actions). */
+export async function playGoal(
+  kit: EnvironmentKit,
+  data: string,
+  compiled: CompiledLibrary,
+  seed: number,
+): Promise<AgentResult> {
+  const { result } = await drainAgent(runAgent({
+    env: kit.create({ data }),
+    kit,
+    library: compiled.library,
+    templates: compiled.templates,
+    actionModel: compiled.actionModel,
+    task: { seed },
+    maxActions: 15,
+  }));
+  return result;
 }

@@ -7,8 +7,7 @@ import { WEBSHOP_DEMONSTRATION, webshopKit } from "../../environments/webshop/ki
 import { withEnvOptions } from "../../runtime/environment.ts";
 import { generateExpertTraces } from "../../runtime/eval/expert_traces.ts";
 import { compileTraces } from "../../compiler/compile.ts";
-import { runAgent } from "../../runtime/agent/mod.ts";
-import { drainAgent } from "../runtime/_agent_fixtures.ts";
+import { playGoal } from "./_webshop_shop.ts";
 import { groundTrace } from "../../compiler/ground.ts";
 import type { Trace } from "../../dsl/trace.ts";
 
@@ -63,15 +62,7 @@ dataTest(
     let reward = 0;
     let full = 0;
     for (let seed = 0; seed < 100; seed++) {
-      const { result } = await drainAgent(runAgent({
-        env: kit.create({ data }),
-        kit,
-        library: compiled.library,
-        templates: compiled.templates,
-        actionModel: compiled.actionModel,
-        task: { seed },
-        maxActions: 15,
-      }));
+      const result = await playGoal(kit, data, compiled, seed);
       reward += result.reward;
       if (result.reward >= 1) full++;
     }

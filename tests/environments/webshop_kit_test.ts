@@ -10,9 +10,7 @@ import { FactStore } from "../../runtime/fact_store.ts";
 import { checkEnvOptions, withEnvOptions } from "../../runtime/environment.ts";
 import { compileTraces } from "../../compiler/compile.ts";
 import { generateExpertTraces } from "../../runtime/eval/expert_traces.ts";
-import { runAgent } from "../../runtime/agent/run_agent.ts";
-import { drainAgent } from "../runtime/_agent_fixtures.ts";
-import { GOALS, shopFolder } from "./_webshop_shop.ts";
+import { GOALS, playGoal, shopFolder } from "./_webshop_shop.ts";
 
 Deno.test("an instruction's options, budget and wanted words are read", () => {
   const i = readInstruction(
@@ -98,15 +96,7 @@ Deno.test("a library induced from one purchase chooses every option asked for, n
   const skill = compiled.skills.find((s) => s.name.startsWith("solve_"))!;
   assert.ok(skill.nodes.some((n) => n.kind === "loop"), "the option clicks fold into a loop");
   for (const seed of [1, 2, 3]) {
-    const { result } = await drainAgent(runAgent({
-      env: kit.create({ data }),
-      kit,
-      library: compiled.library,
-      templates: compiled.templates,
-      actionModel: compiled.actionModel,
-      task: { seed },
-      maxActions: 15,
-    }));
+    const result = await playGoal(kit, data, compiled, seed);
     assert.equal(result.reward, 1, `goal ${seed}: ${result.stop}`);
   }
   await Deno.remove(data, { recursive: true });

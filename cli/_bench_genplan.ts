@@ -166,25 +166,7 @@ export async function benchDomain(
   const train = await loadPddlKit(trainSpec);
   const test = await loadPddlKit(testSpec);
   const tasks = test.taskList!({ split: "unseen" });
-  const row: GenplanRow = {
-    domain,
-    test_problems: tasks.length,
-    demonstrations: 0,
-    expert: { success_rate: 0, avg_actions: 0, seconds: 0 },
-    induced: {
-      success_rate: 0,
-      avg_actions: 0,
-      invalid_action_rate: 0,
-      planned_action_rate: 0,
-      llm_calls: 0,
-      seconds: 0,
-      episodes_per_second: 0,
-    },
-    ratio_to_expert: 0,
-    actions_vs_expert: null,
-    induction_seconds: 0,
-    skills: 0,
-  };
+  const row: GenplanRow = { ...emptyRow(domain), test_problems: tasks.length };
   const expert = await runVariant({
     name: "expert",
     expert: true,
@@ -317,6 +299,7 @@ async function benchInChild(domain: string, request: GenplanRequest): Promise<Ge
   return row;
 }
 
+/** A domain's row before anything is measured. */
 function emptyRow(domain: string): GenplanRow {
   return {
     domain,

@@ -232,21 +232,12 @@ async function handle(
 ): Promise<Response> {
   const url = new URL(request.url);
   if (kit.remoteProtocol === "env_idx") return await handleIndexed(instances, request, url);
-  const route = ROUTES[url.pathname];
-  try {
-    if (!route) throw new HttpError(404, `Unknown path "${url.pathname}"`);
-    if (request.method !== route) {
-      return json(
-        { error: `${url.pathname} accepts ${route}, not ${request.method}` },
-        405,
-        { allow: route },
-      );
-    }
-    switch (url.pathname) {
+  return await routed(ROUTES, request, url, async (path) => {
+    switch (path) {
       case "/":
         return json(`This is environment ${kit.name}.`);
       case "/observation":
-        return json(await instances.observation(idOf(queryId(url))));
+        return json(await instances.observation(idOf(queryInt(url, "id"))));
       case "/create":
         return json(await instances.create(await bodyOf(request)));
       case "/reset":
@@ -256,6 +247,31 @@ async function handle(
       default:
         return json(await instances.close(await bodyOf(request)));
     }
+  });
+}
+
+/**
+ * Answers a request on one of `routes` (path -> method) with `answer`: an
+ * unknown path is a 404, a wrong method a 405, a failure an `{"error": ...}`
+ * reply (its status from an `HttpError`, else 500).
+ */
+async function routed(
+  routes: Readonly<Record<string, "GET" | "POST">>,
+  request: Request,
+  url: URL,
+  answer: (path: string) => Promise<Response>,
+): Promise<Response> {
+  const route = routes[url.pathname];
+  try {
+    if (!route) throw new HttpError(404, `Unknown path "${url.pathname}"`);
+    if (request.method !== route) {
+      return json(
+        { error: `${url.pathname} accepts ${route}, not ${request.method}` },
+        405,
+        { allow: route },
+      );
+    }
+    return await answer(url.pathname);
   } catch (e) {
     if (e instanceof HttpError) return json({ error: e.message }, e.status);
     return json({ error: e instanceof Error ? e.message : String(e) }, 500);
@@ -274,19 +290,10 @@ async function handleIndexed(
   request: Request,
   url: URL,
 ): Promise<Response> {
-  const route = INDEXED_ROUTES[url.pathname];
-  try {
-    if (!route) throw new HttpError(404, `Unknown path "${url.pathname}"`);
-    if (request.method !== route) {
-      return json(
-        { error: `${url.pathname} accepts ${route}, not ${request.method}` },
-        405,
-        { allow: route },
-      );
-    }
-    const index = () => idOf(queryIndex(url));
-    const body = route === "POST" ? indexed(await bodyOf(request)) : {};
-    switch (url.pathname) {
+  return await routed(INDEXED_ROUTES, request, url, async (path) => {
+    const index = () => idOf(queryInt(url, "env_idx"));
+    const body = INDEXED_ROUTES[path] === "POST" ? indexed(await bodyOf(request)) : {};
+    switch (path) {
       case "/":
         return json("ok");
       case "/list_envs":
@@ -310,10 +317,7 @@ async function handleIndexed(
       default:
         return json(await instances.close(body));
     }
-  } catch (e) {
-    if (e instanceof HttpError) return json({ error: e.message }, e.status);
-    return json({ error: e instanceof Error ? e.message : String(e) }, 500);
-  }
+  });
 }
 
 const INDEXED_ROUTES: Record<string, "GET" | "POST"> = {
@@ -338,11 +342,6 @@ function indexed(body: Json): Json {
   if (session !== undefined && session !== null) out.seed = session;
   if (body.action === undefined) delete out.action;
   return out;
-}
-
-function queryIndex(url: URL): unknown {
-  const raw = url.searchParams.get("env_idx");
-  return raw !== null && /^[0-9]+$/.test(raw) ? Number(raw) : raw ?? undefined;
 }
 
 const ROUTES: Record<string, "GET" | "POST"> = {
@@ -376,8 +375,9 @@ async function bodyOf(request: Request): Promise<Json> {
   return body as Json;
 }
 
-function queryId(url: URL): unknown {
-  const raw = url.searchParams.get("id");
+/** A query parameter: a number when it is one, else its text (`idOf` says what is wrong). */
+function queryInt(url: URL, name: string): unknown {
+  const raw = url.searchParams.get(name);
   return raw !== null && /^[0-9]+$/.test(raw) ? Number(raw) : raw ?? undefined;
 }
 

@@ -319,10 +319,17 @@ export async function* runSkill(
         state = outcome.state;
         const callee = ctx.library?.get(outcome.skill);
         const maxDepth = ctx.maxDepth ?? 8;
-        if (!callee || depth + 1 > maxDepth) {
-          const message = callee
-            ? `Skill call depth ${maxDepth} exceeded calling "${outcome.skill}"`
-            : `Unknown skill "${outcome.skill}"`;
+        // The same call being achieved further up would recurse until a budget is spent.
+        const message = !callee
+          ? `Unknown skill "${outcome.skill}"`
+          : depth + 1 > maxDepth
+          ? `Skill call depth ${maxDepth} exceeded calling "${outcome.skill}"`
+          : active.includes(callKeyOf(outcome.skill, outcome.args))
+          ? `Cycle: ${outcome.skill}(${
+            Object.entries(outcome.args).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(", ")
+          }) is already being achieved by a caller`
+          : undefined;
+        if (!callee || message !== undefined) {
           return yield* finish(
             skill,
             depth,
@@ -330,33 +337,7 @@ export async function* runSkill(
               kind: "end",
               node: outcome.node,
               outcome: "failure",
-              diagnosis: { node: outcome.node, message },
-              state,
-            },
-            extraSteps,
-            actions,
-            false,
-            reward,
-          );
-        }
-        if (active.includes(callKeyOf(outcome.skill, outcome.args))) {
-          // The same call is being achieved further up: running it again would recurse until a
-          // budget is spent.
-          return yield* finish(
-            skill,
-            depth,
-            {
-              kind: "end",
-              node: outcome.node,
-              outcome: "failure",
-              diagnosis: {
-                node: outcome.node,
-                message: `Cycle: ${outcome.skill}(${
-                  Object.entries(outcome.args).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(
-                    ", ",
-                  )
-                }) is already being achieved by a caller`,
-              },
+              diagnosis: { node: outcome.node, message: message! },
               state,
             },
             extraSteps,

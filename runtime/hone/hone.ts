@@ -269,27 +269,14 @@ export class Honer {
       ...(check ? { repeat: true } : {}),
       ...(related ? { instead: true } : {}),
     };
-    const { skill: candidate, graft: graftId, note } = applySkillEdit(skill, edit);
-    const signatures = Object.fromEntries(
-      [...this.#skills.values()].map((s) => [s.name, { params: s.params }]),
-    );
-    if (
-      candidate === skill || !graftId || note ||
-      !compileSkill(candidate, this.#vocab, signatures).ok
-    ) {
-      return undefined;
-    }
-    this.#nextGraft++;
-    this.#skills.set(skill.name, candidate);
-    this.#changes.push({
-      kind: "graft",
-      skill: skill.name,
-      detail: `${graftId} ${related ? "instead of" : "before"} "${edit.before}": ${
-        check ? "while" : "if"
-      } ${guard} then ${call.skill} (tentative; the agent's regression found it)`,
+    return this.#addGraft(
+      skill,
       edit,
-    });
-    return graftId;
+      (id) =>
+        `${id} ${related ? "instead of" : "before"} "${edit.before}": ${
+          check ? "while" : "if"
+        } ${guard} then ${call.skill} (tentative; the agent's regression found it)`,
+    );
   }
 
   /**
@@ -420,20 +407,38 @@ export class Honer {
       guard,
       steps,
     };
-    const { skill: candidate, graft: graftId } = applySkillEdit(skill, edit);
-    if (candidate === skill || !graftId || !compileSkill(candidate, this.#vocab).ok) {
+    return this.#addGraft(
+      skill,
+      edit,
+      (id) =>
+        `${id} before "${nodeId}": if ${guard} then ${
+          steps.map((s) => s.action).join(", ")
+        } (tentative)`,
+    );
+  }
+
+  /**
+   * Applies a graft edit when the result compiles (calls of the library's
+   * skills included) and records it; the graft's id, or `undefined`.
+   */
+  #addGraft(
+    skill: Skill,
+    edit: Extract<SkillEdit, { op: "graft" }>,
+    detail: (graftId: string) => string,
+  ): string | undefined {
+    const { skill: candidate, graft: graftId, note } = applySkillEdit(skill, edit);
+    const signatures = Object.fromEntries(
+      [...this.#skills.values()].map((s) => [s.name, { params: s.params }]),
+    );
+    if (
+      candidate === skill || !graftId || note ||
+      !compileSkill(candidate, this.#vocab, signatures).ok
+    ) {
       return undefined;
     }
     this.#nextGraft++;
     this.#skills.set(skill.name, candidate);
-    this.#changes.push({
-      kind: "graft",
-      skill: skill.name,
-      detail: `${graftId} before "${nodeId}": if ${guard} then ${
-        steps.map((s) => s.action).join(", ")
-      } (tentative)`,
-      edit,
-    });
+    this.#changes.push({ kind: "graft", skill: skill.name, detail: detail(graftId), edit });
     return graftId;
   }
 

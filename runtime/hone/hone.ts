@@ -193,7 +193,7 @@ export class Honer {
    * craftable(x) and count(x) < need(r, x): craft_item(x)`.
    *
    * @param failed The events of the failed run.
-   * @param facts The belief state before the rejected action.
+   * @param stateBefore The belief state before an action was rejected (the last time).
    * @returns The graft's id, or `undefined` when none could be made.
    */
   graftSubgoal(
@@ -201,7 +201,7 @@ export class Honer {
     failed: readonly RunEvent[],
     object: string,
     call: { skill: string; args: Record<string, Value> },
-    facts: FactView,
+    stateBefore: (action: string) => FactView | undefined,
     relation?: string,
   ): string | undefined {
     const skill = this.#skills.get(skillName);
@@ -211,7 +211,8 @@ export class Honer {
       e.type === "observe" && e.skill === skillName && e.rejected !== undefined &&
       Object.values(matchAction(this.#vocab, e.action)?.args ?? {}).includes(object)
     );
-    if (!rejected) return undefined;
+    const facts = rejected && stateBefore(rejected.action);
+    if (!rejected || !facts) return undefined;
     const node = skill.nodes.find((n) => n.id === rejected.node);
     const m = matchAction(this.#vocab, rejected.action);
     if (!node || node.kind !== "primitive" || !m) return undefined;

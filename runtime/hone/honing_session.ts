@@ -259,17 +259,12 @@ export class HoningSession {
   }
 
   #graftRepair(repair: Repair): void {
-    const rejected = [...repair.events].reverse().find((e) =>
-      e.type === "observe" && e.rejected !== undefined && this.#rejectedBefore.has(e.action) &&
-      e.action.includes(repair.object)
-    );
-    if (rejected?.type !== "observe") return;
     this.#honer.graftSubgoal(
       repair.skill,
       repair.events,
       repair.object,
       repair.call,
-      this.#rejectedBefore.get(rejected.action)!,
+      (action) => this.#rejectedBefore.get(action),
       repair.relation,
     );
   }

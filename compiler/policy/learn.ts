@@ -188,6 +188,7 @@ class Learner {
   #movers: Mover[] = [];
   #probeCache?: { state: StateIndex; idle: ReadonlySet<string> }[];
   readonly #idleCache = new Map<string, number>();
+  readonly #signatures = new Map<PolicyExample, string>();
 
   constructor(
     readonly examples: readonly PolicyExample[],
@@ -303,6 +304,27 @@ class Learner {
   }
 
   /**
+   * The declared types of an example's arguments, where a type names a
+   * kind of object (products, options); a type with a single object (a
+   * constant's, `Up`) is no kind, and the parameter's own type stands.
+   * Computed once per example.
+   */
+  #signature(e: PolicyExample): string {
+    let sig = this.#signatures.get(e);
+    if (sig === undefined) {
+      const params = this.vocab.actions[e.action].params;
+      sig = e.args.map((a, k) => {
+        const type = e.state.typeOf(String(a));
+        return type !== undefined && e.state.objectsOfType(type).length >= 2
+          ? type
+          : params[k].type;
+      }).join(",");
+      this.#signatures.set(e, sig);
+    }
+    return sig;
+  }
+
+  /**
    * The action's observed preconditions: literals over its parameters true
    * of the expert's arguments before every use, kept when the action
    * consumes them (deletes the atom, or adds the atom of a negated one) or
@@ -311,19 +333,6 @@ class Learner {
    * leaves alone (a move needs the next place open): what a mover's steps
    * need (see `movers.ts`).
    */
-  /**
-   * The declared types of an example's arguments, where a type names a
-   * kind of object (products, options); a type with a single object (a
-   * constant's, `Up`) is no kind, and the parameter's own type stands.
-   */
-  #signature(e: PolicyExample): string {
-    const params = this.vocab.actions[e.action].params;
-    return e.args.map((a, k) => {
-      const type = e.state.typeOf(String(a));
-      return type !== undefined && e.state.objectsOfType(type).length >= 2 ? type : params[k].type;
-    }).join(",");
-  }
-
   #base(action: string, persistent = false, narrowed?: readonly string[]): Conjunction {
     const params = this.vocab.actions[action].params;
     const types = narrowed ? [...narrowed] : params.map((p) => p.type);

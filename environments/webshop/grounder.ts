@@ -76,9 +76,17 @@ interface PageFacts {
  * ```
  */
 export class WebShopGrounder implements Grounder {
+  #instruction?: Instruction;
+
+  /** The instruction read once per episode (every page is grounded against it). */
+  #read(text: string): Instruction {
+    if (this.#instruction?.text !== text) this.#instruction = readInstruction(text);
+    return this.#instruction;
+  }
+
   /** The facts of the first page and the query. */
   initial(observation: string, goal: string): Grounding {
-    const instruction = readInstruction(goal);
+    const instruction = this.#read(goal);
     const page = readPage(observation, instruction);
     return {
       delta: {
@@ -92,7 +100,7 @@ export class WebShopGrounder implements Grounder {
   /** The change of one action: the new page's facts, and what the action did. */
   step(facts: FactView, action: string, observation: string): Grounding {
     const goal = facts.query("query", [null])[0]?.args[0];
-    const instruction = readInstruction(typeof goal === "string" ? goal : "");
+    const instruction = this.#read(typeof goal === "string" ? goal : "");
     const page = readPage(observation, instruction);
     const delta: FactDelta = { add: [], remove: [], objects: {} };
     const rejected = rejection(facts, action);

@@ -7,10 +7,10 @@
  * @module
  */
 import type { Skill } from "../dsl/graph/schema.ts";
-import type { ActionModelData } from "../runtime/learn/action_model.ts";
+import type { ActionModelData } from "../runtime/action_model_data.ts";
 import type { TaskSpec } from "../runtime/environment.ts";
 import { type EpisodeRecord, type Evaluation, summarize } from "../runtime/eval/evaluate.ts";
-import type { TaskTemplate } from "../runtime/plan/task_template.ts";
+import type { TaskTemplate } from "../runtime/store/task_template.ts";
 
 /** What every worker builds its runner from: names and data only. */
 export interface WorkerJob {

@@ -16,7 +16,7 @@ import { compileTraces } from "../compiler/compile.ts";
 import type { ActionModel } from "../runtime/learn/action_model.ts";
 import { episodeBudgets } from "../runtime/eval/task_lists.ts";
 import { type EnvironmentKit, type TaskSpec, withEnvOptions } from "../runtime/environment.ts";
-import type { KnowledgeSource } from "../runtime/plan/knowledge.ts";
+import type { KnowledgeSource } from "../runtime/knowledge.ts";
 import {
   type EpisodeRunner,
   type EvalReport,
@@ -29,7 +29,7 @@ import { agentRunner, type EpisodeModel, expertRunner } from "../runtime/eval/ev
 import { Honer } from "../runtime/hone/hone.ts";
 import { HoningSession } from "../runtime/hone/honing_session.ts";
 import type { SkillLibrary } from "../runtime/store/library.ts";
-import type { TaskTemplate } from "../runtime/plan/task_template.ts";
+import type { TaskTemplate } from "../runtime/store/task_template.ts";
 import { ProgressBar } from "./_progress.ts";
 
 /** The variants, in table order. */
@@ -116,7 +116,7 @@ export interface RunVariantOptions {
   workerEnv?: string;
   /**
    * Consult the kit's background knowledge (created with `envOptions`)
-   * when the facts offer no way (see `runtime/plan/knowledge.ts`).
+   * when the facts offer no way (see `runtime/knowledge.ts`).
    */
   knowledge?: boolean;
   /**

@@ -12,7 +12,7 @@ import { readTraces } from "../compiler/trace_io.ts";
 import type { EnvironmentKit } from "../runtime/environment.ts";
 import { environmentNames } from "../environments/registry.ts";
 import { describeProgram } from "../compiler/task_program.ts";
-import type { TaskTemplate } from "../runtime/plan/task_template.ts";
+import type { TaskTemplate } from "../runtime/store/task_template.ts";
 import { intFlag, MAX_COUNT, parseFlags, runMain, UsageError } from "./_cli.ts";
 import { builtinTraces, envHelp, kitFromFlag, SHARED_DATA, taskList } from "./_tasks.ts";
 import {

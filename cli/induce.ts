@@ -9,7 +9,7 @@ import { readTraces } from "../compiler/trace_io.ts";
 import type { Induction } from "../compiler/induce.ts";
 import { compileTraces, writeCompiledLibrary } from "../compiler/compile.ts";
 import { describeProgram } from "../compiler/task_program.ts";
-import type { TaskTemplate } from "../runtime/plan/task_template.ts";
+import type { TaskTemplate } from "../runtime/store/task_template.ts";
 import { localKit } from "../environments/remote/kit.ts";
 import { intFlag, MAX_COUNT, parseFlags, runMain, UsageError } from "./_cli.ts";
 import type { LlmClient } from "../llm/client.ts";

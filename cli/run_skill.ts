@@ -37,7 +37,7 @@ import {
 } from "./_llm.ts";
 import { defaultRuntimeRoles, episodeModels, RUNTIME_ROLES } from "../llm/episode.ts";
 import type { EpisodeModel } from "../runtime/eval/eval_runners.ts";
-import type { KnowledgeSource } from "../runtime/plan/knowledge.ts";
+import type { KnowledgeSource } from "../runtime/knowledge.ts";
 import { kitKnowledge } from "./_variants.ts";
 
 const HELP = `Usage: deno task run-skill --env <env> --skill <file> [options]

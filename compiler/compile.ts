@@ -11,7 +11,7 @@ import type { Trace } from "../dsl/trace.ts";
 import type { ActionModel } from "../runtime/learn/action_model.ts";
 import type { EnvironmentKit } from "../runtime/environment.ts";
 import { compileSkills, type SkillLibrary } from "../runtime/store/library.ts";
-import type { TaskTemplate } from "../runtime/plan/task_template.ts";
+import type { TaskTemplate } from "../runtime/store/task_template.ts";
 import { learnActionModelFromTraces } from "./action_model_from_traces.ts";
 import { type InduceOptions, induceSkills, type Induction, segmentGroups } from "./induce.ts";
 import { learnTemplates } from "./templates.ts";

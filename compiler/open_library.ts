@@ -17,7 +17,7 @@ import type { SkillLibrary } from "../runtime/store/library.ts";
 import type { LibraryStore } from "../runtime/store/library_store.ts";
 import { kvLocation } from "../runtime/store/kv_store.ts";
 import { openLibraryStore } from "../runtime/store/open_store.ts";
-import type { TaskTemplate } from "../runtime/plan/task_template.ts";
+import type { TaskTemplate } from "../runtime/store/task_template.ts";
 import { refreshPackage } from "./write_library.ts";
 
 /** Options of {@linkcode openLibrary}. */

@@ -19,7 +19,7 @@ import type { Trace } from "../dsl/trace.ts";
 import type { FactView } from "../dsl/facts.ts";
 import { isObjectType, type Vocabulary } from "../dsl/vocabulary.ts";
 import type { EnvironmentKit } from "../runtime/environment.ts";
-import type { TaskTemplate, TemplateArg, TemplateStep } from "../runtime/plan/task_template.ts";
+import type { TaskTemplate, TemplateArg, TemplateStep } from "../runtime/store/task_template.ts";
 import { valueDomainVocabulary, withValueDomains } from "../runtime/exec/value_domains.ts";
 import type { GroundedTrace } from "./ground.ts";
 import { type SegmentGroups, segmentGroups } from "./induce.ts";

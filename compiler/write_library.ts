@@ -15,7 +15,7 @@ import {
   libraryStoreExists,
   openLibraryStore,
 } from "../runtime/store/open_store.ts";
-import type { TaskTemplate } from "../runtime/plan/task_template.ts";
+import type { TaskTemplate } from "../runtime/store/task_template.ts";
 import type { ActionModel } from "../runtime/learn/action_model.ts";
 import { generatePackage } from "./package.ts";
 

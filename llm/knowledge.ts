@@ -6,18 +6,14 @@
  * grounder's answer (known predicates, arity, types; new objects declared
  * with their type, but, unlike an observation's, not named anywhere);
  * the agent assumes them and its retry of the call verifies them by acting
- * (see `runtime/plan/knowledge.ts`).
+ * (see `runtime/knowledge.ts`).
  *
  * @module
  */
 import { z } from "zod";
 import { type Atom, AtomSchema, formatAtom } from "../dsl/facts.ts";
 import type { Vocabulary } from "../dsl/vocabulary.ts";
-import type {
-  KnowledgeAnswer,
-  KnowledgeQuestion,
-  KnowledgeSource,
-} from "../runtime/plan/knowledge.ts";
+import type { KnowledgeAnswer, KnowledgeQuestion, KnowledgeSource } from "../runtime/knowledge.ts";
 import type { ChatMessage } from "./cache.ts";
 import type { LlmClient } from "./client.ts";
 import { checkGrounding } from "./grounder.ts";

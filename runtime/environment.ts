@@ -8,8 +8,8 @@
 import type { FactDelta, FactView } from "../dsl/facts.ts";
 import type { Vocabulary } from "../dsl/vocabulary.ts";
 import type { Trace } from "../dsl/trace.ts";
-import type { ActionModelData } from "./learn/action_model.ts";
-import type { KnowledgeSource } from "./plan/knowledge.ts";
+import type { ActionModelData } from "./action_model_data.ts";
+import type { KnowledgeSource } from "./knowledge.ts";
 
 /** How to choose a task: by seed, by id in a split, or by an explicit spec. */
 export interface TaskSpec {

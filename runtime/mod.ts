@@ -63,7 +63,7 @@ export {
   replayEdits,
   type SkillEdit,
   SkillEditSchema,
-} from "./hone/skill_edit.ts";
+} from "./store/skill_edit.ts";
 export {
   type ExpertTraceOptions,
   generateExpertTraces,
@@ -80,13 +80,15 @@ export {
 } from "../io/json_file.ts";
 export {
   ACTION_MODEL_FORMAT,
-  type ActionCheckResult,
   type ActionEntryData,
-  type ActionLearnOptions,
-  ActionModel,
   type ActionModelData,
   ActionModelSchema,
   type ActionRule,
+} from "./action_model_data.ts";
+export {
+  type ActionCheckResult,
+  type ActionLearnOptions,
+  ActionModel,
   learnActionModel,
   type Transition,
 } from "./learn/action_model.ts";
@@ -134,7 +136,7 @@ export {
   type TemplateSequence,
   templateSequences,
   type TemplateStep,
-} from "./plan/task_template.ts";
+} from "./store/task_template.ts";
 export {
   type ValueDomains,
   valueDomainVocabulary,
@@ -161,7 +163,7 @@ export {
   type EpisodeModel,
   expertRunner,
 } from "./eval/eval_runners.ts";
-export type { KnowledgeAnswer, KnowledgeQuestion, KnowledgeSource } from "./plan/knowledge.ts";
+export type { KnowledgeAnswer, KnowledgeQuestion, KnowledgeSource } from "./knowledge.ts";
 export {
   formatRouteChoice,
   type RouteChoice,

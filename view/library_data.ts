@@ -8,10 +8,10 @@
  */
 import { type Skill, SkillSchema } from "../dsl/graph/schema.ts";
 import { InputFileError, parseJsonLine, readJsonFileAs } from "../io/json_file.ts";
-import { type ActionModelData, ActionModelSchema } from "../runtime/learn/action_model.ts";
+import { type ActionModelData, ActionModelSchema } from "../runtime/action_model_data.ts";
 import { LibraryIndexSchema } from "../runtime/store/library.ts";
 import { type HistoryEntry, HistoryEntrySchema } from "../runtime/store/library_store.ts";
-import type { TaskTemplate } from "../runtime/plan/task_template.ts";
+import type { TaskTemplate } from "../runtime/store/task_template.ts";
 
 /** One version of the library. */
 export interface LibraryVersion {

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { ACTION_MODEL_FORMAT, type ActionModelData } from "../../runtime/learn/action_model.ts";
+import { ACTION_MODEL_FORMAT, type ActionModelData } from "../../runtime/action_model_data.ts";
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
 import { EQUALITY, type PddlAtom, type PddlDomain } from "./parse.ts";
 import { identifier } from "./vocabulary.ts";

@@ -13,7 +13,7 @@ import type {
   KnowledgeAnswer,
   KnowledgeQuestion,
   KnowledgeSource,
-} from "../../runtime/plan/knowledge.ts";
+} from "../../runtime/knowledge.ts";
 import { TextCraftGrounder } from "./grounder.ts";
 import { nameToId } from "./names.ts";
 import { type RecipeBook, recipeText } from "./recipe_book.ts";

@@ -14,9 +14,9 @@ import type { Program } from "../exec/program.ts";
 import type { Plan, SkillCall } from "../plan/planner.ts";
 import type { Subgoal } from "../plan/regression.ts";
 import type { Router, RouteStep } from "../plan/router.ts";
-import type { KnowledgeSource } from "../plan/knowledge.ts";
+import type { KnowledgeSource } from "../knowledge.ts";
 import type { Budgets } from "../exec/step.ts";
-import type { TaskTemplate } from "../plan/task_template.ts";
+import type { TaskTemplate } from "../store/task_template.ts";
 
 /** What the agent needs of an environment kit. */
 export interface AgentKit {

@@ -23,10 +23,10 @@ import {
 import { FactStore } from "../fact_store.ts";
 import type { HoningSession } from "../hone/honing_session.ts";
 import type { Router } from "../plan/router.ts";
-import type { KnowledgeSource } from "../plan/knowledge.ts";
+import type { KnowledgeSource } from "../knowledge.ts";
 import type { SkillLibrary } from "../store/library.ts";
 import type { Budgets } from "../exec/step.ts";
-import type { TaskTemplate } from "../plan/task_template.ts";
+import type { TaskTemplate } from "../store/task_template.ts";
 
 /** Options of {@linkcode agentRunner}. */
 export interface AgentRunnerOptions {

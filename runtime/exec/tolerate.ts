@@ -20,7 +20,6 @@ import { freshIds } from "../../dsl/graph/ids.ts";
 import { literalExpr } from "../../dsl/expr/vars.ts";
 import { printExpr } from "../../dsl/expr/print.ts";
 import type { Skill } from "../../dsl/graph/schema.ts";
-import type { SkillLibrary } from "../store/library.ts";
 import { compileSkill, type Program, type SkillSignature } from "./program.ts";
 
 const cache = new WeakMap<Program, Map<string, Program>>();
@@ -36,7 +35,7 @@ const cache = new WeakMap<Program, Map<string, Program>>();
  * @param program The skill.
  * @param tolerated Primitive node -> the objects whose rejection is tolerated there
  * (the ones a substitute was produced for).
- * @param library The skills the program may call (for compiling the variant).
+ * @param library The skills the program may call, e.g. a `SkillLibrary` (for compiling the variant).
  *
  * @example Usage
  * ```ts ignore
@@ -46,7 +45,7 @@ const cache = new WeakMap<Program, Map<string, Program>>();
 export function tolerateRejection(
   program: Program,
   tolerated: ReadonlyMap<string, readonly string[]>,
-  library: SkillLibrary,
+  library: { programs(): readonly Program[] },
 ): Program {
   const key = JSON.stringify(
     [...tolerated].map(([n, objects]) => [n, [...objects].sort()]).sort(),
@@ -63,7 +62,7 @@ export function tolerateRejection(
 function build(
   program: Program,
   tolerated: ReadonlyMap<string, readonly string[]>,
-  library: SkillLibrary,
+  library: { programs(): readonly Program[] },
 ): Program | undefined {
   const skill: Skill = structuredClone(program.skill);
   const fresh = freshIds(skill.nodes.map((n) => n.id));

@@ -24,7 +24,12 @@ import type { RunEvent, RunResult } from "../exec/interpreter.ts";
 import { SkillLibrary } from "../store/library.ts";
 import type { Change } from "../store/library_store.ts";
 import { compileSkill } from "../exec/program.ts";
-import { applySkillEdit, type GraftStep, nextGraftNumber, type SkillEdit } from "./skill_edit.ts";
+import {
+  applySkillEdit,
+  type GraftStep,
+  nextGraftNumber,
+  type SkillEdit,
+} from "../store/skill_edit.ts";
 import { recoverAction, type RecoveryAdvisor, type RecoveryStep } from "./reflect.ts";
 
 /** Options of a {@linkcode Honer}. */

@@ -22,6 +22,7 @@ import {
   type Situation,
 } from "./_action_literals.ts";
 import { formatLiteral } from "../../dsl/facts.ts";
+import type { ActionEntryData, ActionRule } from "../action_model_data.ts";
 
 /**
  * One observed step: the state before it, the action text, whether the
@@ -63,30 +64,6 @@ export interface ActionLearnOptions {
    * @default {16}
    */
   maxHypotheses?: number;
-}
-
-/** A learned precondition in text form. */
-export interface ActionRule {
-  /** The literal over the action's parameters, e.g. `near(door)`. */
-  text: string;
-  /** Chosen to explain failures (used to block); `false` for a hypothesis. */
-  confirmed: boolean;
-  /** Failed transitions the rule rejects (0 for hypotheses). */
-  covers: number;
-}
-
-/** What the model knows about one action template. */
-export interface ActionEntryData {
-  /** Accepted transitions seen. */
-  successes: number;
-  /** Rejected transitions seen. */
-  failures: number;
-  /** Accepted transitions that came with a fact change (the effects' evidence). */
-  observed: number;
-  /** Confirmed rules (in cover order), then hypotheses. */
-  rules: ActionRule[];
-  /** Lifted atoms made true and false in every observed success. */
-  effects: { add: string[]; remove: string[] };
 }
 
 /** Defaults of {@linkcode ActionLearnOptions}. */

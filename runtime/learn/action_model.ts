@@ -13,7 +13,6 @@
  *
  * @module
  */
-import { z } from "zod";
 import { matchAction } from "../../dsl/action.ts";
 import type { Expr } from "../../dsl/expr/ast.ts";
 import { checkExpr } from "../../dsl/expr/check.ts";
@@ -26,53 +25,22 @@ import type { AtomArg, FactDelta, FactView } from "../../dsl/facts.ts";
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
 import { own } from "../../dsl/vocabulary.ts";
 import {
-  type ActionEntryData,
   type ActionLearnOptions,
-  type ActionRule,
   DEFAULT_ACTION_LEARN_OPTIONS,
   ground,
   learnEntries,
   mergeEntries,
   type Transition,
 } from "./_action_learn.ts";
+import {
+  ACTION_MODEL_FORMAT,
+  type ActionEntryData,
+  type ActionModelData,
+  ActionModelSchema,
+  type ActionRule,
+} from "../action_model_data.ts";
 
-export type { ActionEntryData, ActionLearnOptions, ActionRule, Transition };
-
-/** The format tag of a serialised action model. */
-export const ACTION_MODEL_FORMAT = "skillc/action-model@1";
-
-/** The serialised form of an {@linkcode ActionModel}. */
-export interface ActionModelData {
-  format: typeof ACTION_MODEL_FORMAT;
-  /** Name of the vocabulary the rules are written in. */
-  vocabulary: string;
-  /** Entries by action (template) name. */
-  actions: Record<string, ActionEntryData>;
-  /**
-   * Whether the model started from rules the environment states (a PDDL
-   * domain's preconditions) rather than from observation alone: such a
-   * model knows what no demonstration showed.
-   */
-  stated?: boolean;
-}
-
-const count = z.number().int().min(0);
-/** Zod schema of an {@linkcode ActionModelData}. */
-export const ActionModelSchema: z.ZodType<ActionModelData, ActionModelData> = z.object({
-  format: z.literal(ACTION_MODEL_FORMAT),
-  vocabulary: z.string().min(1),
-  actions: z.record(
-    z.string(),
-    z.object({
-      successes: count,
-      failures: count,
-      observed: count,
-      rules: z.array(z.object({ text: z.string().min(1), confirmed: z.boolean(), covers: count })),
-      effects: z.object({ add: z.array(z.string()), remove: z.array(z.string()) }),
-    }),
-  ),
-  stated: z.boolean().optional(),
-});
+export type { ActionLearnOptions, Transition };
 
 /** The answer of {@linkcode ActionModel.check}. */
 export type ActionCheckResult = { ok: true } | { ok: false; unmet: string[] };

@@ -28,7 +28,7 @@ import {
   type RegressionOptions,
   type Subgoal,
 } from "./regression.ts";
-import { type TaskTemplate, templateSequences, type TemplateStep } from "./task_template.ts";
+import { type TaskTemplate, templateSequences, type TemplateStep } from "../store/task_template.ts";
 import {
   type ValueDomains,
   valueDomainVocabulary,

@@ -71,7 +71,7 @@ import {
   type StoreOptions,
   VersionedStore,
 } from "./library_store.ts";
-import type { TaskTemplate } from "../plan/task_template.ts";
+import type { TaskTemplate } from "./task_template.ts";
 
 const INDEX = "index.json";
 const HISTORY = "history.jsonl";

@@ -46,7 +46,7 @@ import {
   type StoreOptions,
   VersionedStore,
 } from "./library_store.ts";
-import { type TaskTemplate, TaskTemplateSchema } from "../plan/task_template.ts";
+import { type TaskTemplate, TaskTemplateSchema } from "./task_template.ts";
 
 type Key = (string | number)[];
 interface KvEntry<T> {

@@ -17,7 +17,7 @@ import {
 } from "../../io/json_file.ts";
 import { ActionModel } from "../learn/action_model.ts";
 import type { SkillResolver } from "../exec/interpreter.ts";
-import { type TaskTemplate, TaskTemplateSchema } from "../plan/task_template.ts";
+import { type TaskTemplate, TaskTemplateSchema } from "./task_template.ts";
 
 /** One skill of a library index; paths are relative to the library directory. */
 export interface LibraryIndexEntry {

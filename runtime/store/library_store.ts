@@ -19,8 +19,8 @@ import type { Vocabulary } from "../../dsl/vocabulary.ts";
 import type { ActionModel } from "../learn/action_model.ts";
 import { InputFileError } from "../../io/json_file.ts";
 import { compileSkills, type SkillLibrary } from "./library.ts";
-import { replayEdits, type SkillEdit, SkillEditSchema } from "../hone/skill_edit.ts";
-import type { TaskTemplate } from "../plan/task_template.ts";
+import { replayEdits, type SkillEdit, SkillEditSchema } from "./skill_edit.ts";
+import type { TaskTemplate } from "./task_template.ts";
 
 /** What a change to the library did. */
 export type ChangeKind = "induce" | "graft" | "solidify" | "remove" | "narrow" | "edit";

@@ -6,7 +6,7 @@ import { groundTrace } from "../../compiler/ground.ts";
 import { nodeExpressions, type Skill } from "../../dsl/graph/schema.ts";
 import type { Trace } from "../../dsl/trace.ts";
 import type { EnvironmentKit } from "../../runtime/environment.ts";
-import type { TaskTemplate } from "../../runtime/plan/task_template.ts";
+import type { TaskTemplate } from "../../runtime/store/task_template.ts";
 
 /** The string literals of every expression of a skill. */
 function literals(skill: Skill): string[] {

@@ -9,7 +9,7 @@ import { alfworldKit } from "../../environments/alfworld/mod.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
 import { loadTemplates, readLibraryIndex } from "../../runtime/store/library.ts";
 import { DirectoryStore } from "../../runtime/store/directory_store.ts";
-import type { TaskTemplate } from "../../runtime/plan/task_template.ts";
+import type { TaskTemplate } from "../../runtime/store/task_template.ts";
 import { withValueDomains } from "../../runtime/exec/value_domains.ts";
 import { alfworldTraces, handWrittenAlfworld } from "../runtime/_agent_fixtures.ts";
 

@@ -7,7 +7,7 @@ import type { AgentEvent } from "../../runtime/agent/agent_types.ts";
 import type { TaskSpec } from "../../runtime/environment.ts";
 import { agentRunner } from "../../runtime/eval/eval_runners.ts";
 import { evaluate, type Evaluation } from "../../runtime/eval/evaluate.ts";
-import type { KnowledgeSource } from "../../runtime/plan/knowledge.ts";
+import type { KnowledgeSource } from "../../runtime/knowledge.ts";
 import { loadFixture } from "../fixtures/_libraries.ts";
 import { runCli } from "../cli/_run.ts";
 import { readKnowledgeRequest, roleOf } from "./_oracle.ts";

@@ -12,7 +12,7 @@ import type { ActionModel } from "../../runtime/learn/action_model.ts";
 import { alfworldKit } from "../../environments/alfworld/mod.ts";
 import type { AgentEvent, AgentResult } from "../../runtime/agent/mod.ts";
 import { compileSkills, type SkillLibrary } from "../../runtime/store/library.ts";
-import type { TaskTemplate, TemplateStep } from "../../runtime/plan/task_template.ts";
+import type { TaskTemplate, TemplateStep } from "../../runtime/store/task_template.ts";
 import type { Trace } from "../../dsl/trace.ts";
 import type { Skill } from "../../dsl/graph/schema.ts";
 import { readJsonFile } from "../../io/json_file.ts";

@@ -4,7 +4,7 @@
 // Opens the library, then commits <count> edits, one per version: grafts
 // before "take" and narrowings of take_color, each unique to <tag> and its
 // index, as the honer records them (a change with a replayable edit).
-import { applySkillEdit, type SkillEdit } from "../../runtime/hone/skill_edit.ts";
+import { applySkillEdit, type SkillEdit } from "../../runtime/store/skill_edit.ts";
 import { openLibraryStore } from "../../runtime/store/open_store.ts";
 import type { Change } from "../../runtime/store/library_store.ts";
 import { toyVocab } from "./_toy.ts";

@@ -5,7 +5,7 @@ import { textcraftKit } from "../../environments/textcraft/kit.ts";
 import { type AgentEvent, runAgent, type SkillFailure } from "../../runtime/agent/mod.ts";
 import { collectRun, runSkill } from "../../runtime/exec/interpreter.ts";
 import { compileSkills } from "../../runtime/store/library.ts";
-import type { TaskTemplate } from "../../runtime/plan/task_template.ts";
+import type { TaskTemplate } from "../../runtime/store/task_template.ts";
 import type { Skill } from "../../dsl/graph/schema.ts";
 import {
   alfworldLibrary,

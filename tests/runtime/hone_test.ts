@@ -5,7 +5,7 @@ import type { Skill, SkillInput } from "../../dsl/graph/schema.ts";
 import { SkillSchema } from "../../dsl/graph/schema.ts";
 import { takeOnlySkill, type ToyBox, toyGrounder, toySetup, toyVocab } from "./_toy.ts";
 import { recoveryCandidates } from "../../runtime/hone/reflect.ts";
-import { applySkillEdit } from "../../runtime/hone/skill_edit.ts";
+import { applySkillEdit } from "../../runtime/store/skill_edit.ts";
 
 const takeOnly = takeOnlySkill();
 

@@ -6,7 +6,7 @@ import { agentRunner } from "../../runtime/eval/eval_runners.ts";
 import { Honer } from "../../runtime/hone/hone.ts";
 import { HoningSession } from "../../runtime/hone/honing_session.ts";
 import { DirectoryStore } from "../../runtime/store/directory_store.ts";
-import type { TaskTemplate } from "../../runtime/plan/task_template.ts";
+import type { TaskTemplate } from "../../runtime/store/task_template.ts";
 import { type ToyBox, ToyEnv, toyGrounder, toyVocab } from "./_toy.ts";
 
 // Takes the red box and finishes, with no idea that boxes can be closed.

@@ -3,7 +3,8 @@
 import assert from "node:assert/strict";
 import type { Atom, FactView } from "../../dsl/facts.ts";
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
-import { ACTION_MODEL_FORMAT, ActionModel } from "../../runtime/learn/action_model.ts";
+import { ActionModel } from "../../runtime/learn/action_model.ts";
+import { ACTION_MODEL_FORMAT } from "../../runtime/action_model_data.ts";
 import type { Environment, Grounder, StepResult } from "../../runtime/environment.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
 import { runSkill } from "../../runtime/exec/interpreter.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { applySkillEdit, replayEdits, type SkillEdit } from "../../runtime/hone/skill_edit.ts";
+import { applySkillEdit, replayEdits, type SkillEdit } from "../../runtime/store/skill_edit.ts";
 import { compileSkill } from "../../runtime/exec/program.ts";
 import { takeOnlySkill, toyVocab } from "./_toy.ts";
 

@@ -9,8 +9,8 @@
  *
  * @module
  */
-import type { Atom, Value } from "../../dsl/facts.ts";
-import type { FactStore } from "../fact_store.ts";
+import type { Atom, Value } from "../dsl/facts.ts";
+import type { FactStore } from "./fact_store.ts";
 
 /** What the agent asks. */
 export interface KnowledgeQuestion {

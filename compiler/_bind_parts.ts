@@ -187,9 +187,15 @@ export interface Intermediate {
 /**
  * Determined selections `select_one(q: T, lit(q, scope...))` of one object
  * per example, other than the target, from the atoms that link the scope
- * to objects of the first example; smallest first.
+ * to objects of the first example; smallest first. With `choose`, also a
+ * selection of several objects in some examples, taking the one an atom
+ * links to the target (marked not determined; determined ones first).
  */
-export function intermediates(ctx: SynthesisContext, examples: readonly Target[]): Intermediate[] {
+export function intermediates(
+  ctx: SynthesisContext,
+  examples: readonly Target[],
+  choose = false,
+): Intermediate[] {
   const taken = new Set(Object.keys(ctx.varTypes));
   const q = pickName(taken);
   const space: LiteralSpace = {
@@ -206,19 +212,53 @@ export function intermediates(ctx: SynthesisContext, examples: readonly Target[]
     if (seen.has(text)) continue;
     seen.add(text);
     const values: Value[] = [];
+    let chosen = false;
     for (const ex of examples) {
       const r = evalExpr(all, { vocab: ctx.vocab, facts: ex.facts, scope: ex.scope });
-      if (!r.ok || !Array.isArray(r.value) || r.value.length !== 1) break;
-      if (valueEquals(r.value[0], ex.target)) break;
-      values.push(r.value[0]);
+      if (!r.ok || !Array.isArray(r.value) || r.value.length === 0) break;
+      // Where several fit (an item two recipes make), the one the target is
+      // linked to is the expert's: a chain through it holds up to that choice.
+      const value = r.value.length === 1
+        ? r.value[0]
+        : choose
+        ? linkedTo(ctx, ex, r.value)
+        : undefined;
+      if (value === undefined || valueEquals(value, ex.target)) break;
+      if (r.value.length > 1) chosen = true;
+      values.push(value);
     }
     if (values.length !== examples.length) continue;
-    out.push({ type, candidate: candidate(quantNode("select_one", q, type, body), true), values });
+    out.push({
+      type,
+      candidate: candidate(quantNode("select_one", q, type, body), !chosen),
+      values,
+    });
   }
   return out
     .sort((a, b) =>
+      Number(b.candidate.determined) - Number(a.candidate.determined) ||
       a.candidate.size - b.candidate.size || a.candidate.constants - b.candidate.constants ||
       cmpText(a.candidate.text, b.candidate.text)
     )
     .slice(0, MAX_INTERMEDIATES);
+}
+
+/** The one element of `options` that an atom relates to the example's target, if exactly one. */
+function linkedTo(ctx: SynthesisContext, ex: Target, options: readonly Value[]): Value | undefined {
+  if (typeof ex.target !== "string") return undefined;
+  const linked = options.filter((o) =>
+    typeof o === "string" &&
+    Object.entries(ctx.vocab.predicates).some(([pred, decl]) =>
+      decl.params.some((_, i) =>
+        decl.params.some((_, j) => {
+          if (i === j) return false;
+          const pattern: (string | null)[] = decl.params.map(() => null);
+          pattern[i] = o;
+          pattern[j] = ex.target as string;
+          return ex.facts.query(pred, pattern).length > 0;
+        })
+      )
+    )
+  );
+  return linked.length === 1 ? linked[0] : undefined;
 }

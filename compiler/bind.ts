@@ -91,6 +91,13 @@ export interface BindingOptions {
    * @default {10}
    */
   limit?: number;
+  /**
+   * Chains may go through an intermediate that is one of several where the
+   * examples offer more (the one the target is linked to): for callers that
+   * score bindings with the expert's choice, as replay makes it.
+   * @default {false}
+   */
+  chooseIntermediates?: boolean;
 }
 
 /** A binding with its rank. */
@@ -292,7 +299,7 @@ function chains(
       }
     }
   });
-  for (const mid of intermediates(ctx, examples)) {
+  for (const mid of intermediates(ctx, examples, options.chooseIntermediates === true)) {
     const base = mid.type.charAt(0).toLowerCase();
     if (!names.has(mid.type)) names.set(mid.type, fresh(base));
     const name = names.get(mid.type)!;
@@ -314,7 +321,7 @@ function chains(
         steps: [{ var: name, expr: mid.candidate.expr, text: mid.candidate.text }],
         expr: c.expr,
         text: c.text,
-        determined: c.determined,
+        determined: c.determined && mid.candidate.determined,
         size: mid.candidate.size + c.size,
         constants: mid.candidate.constants + c.constants,
       };

@@ -391,7 +391,10 @@ function chooseFilter(
   const add = (bs: Binding[]) => {
     for (const b of bs) if (isSelectOne(b.expr) && !pool.has(b.text)) pool.set(b.text, b);
   };
-  add(synthesizeBinding(ctx, examples, { type, limit: 12 }));
+  // Scored below with the expert's choice of a step's object, so a chain may
+  // go through one of several (the recipe the expert used, of an item's two).
+  const options = { type, chooseIntermediates: true };
+  add(synthesizeBinding(ctx, examples, { ...options, limit: 12 }));
   if (instancesIn.length > 2) {
     // Leaving out a copy of an instance already left out leaves the same
     // examples (its original's stand in for its own): once per class.
@@ -400,7 +403,9 @@ function chooseFilter(
       const original = originalOf(segmentOf(left));
       if (leftOut.has(original)) continue;
       leftOut.add(original);
-      add(synthesizeBinding(ctx, examples.filter((e) => e.inst !== left), { type, limit: 6 }));
+      add(
+        synthesizeBinding(ctx, examples.filter((e) => e.inst !== left), { ...options, limit: 6 }),
+      );
     }
   }
   // Each filter with one conjunct fewer competes too: the synthesizer ranks
@@ -419,23 +424,16 @@ function chooseFilter(
     let stale = 0;
     let staleCounted = 0;
     for (const [index, e] of examples.entries()) {
-      const scope: Record<string, Value> = { ...e.scope };
-      let ok = true;
-      for (const s of b.steps) {
-        const r = evalExpr(s.expr, { vocab, facts: e.facts, scope });
-        if (!r.ok) ok = false;
-        else scope[s.var] = r.value;
-      }
-      const r = ok ? evalExpr(all, { vocab, facts: e.facts, scope }) : undefined;
-      if (!r?.ok || !Array.isArray(r.value) || !r.value.includes(e.target)) {
+      const r = listAt(b, all, e.facts, e.scope, vocab, e.target);
+      if (r === undefined || !r.includes(e.target)) {
         misfits.add(e.inst);
         continue;
       }
       const domain = q.domain.kind === "type" ? e.facts.objectsOfType(q.domain.type).length : 0;
-      share += domain > 0 ? r.value.length / domain : 1;
+      share += domain > 0 ? r.length / domain : 1;
       counted++;
       if (e.seen > 0 && index % staleEvery === 0) {
-        const kept = new Set(r.value);
+        const kept = new Set(r);
         let still = 0;
         for (let i = 0; i < e.seen; i++) if (kept.has(e.visited[i])) still++;
         stale += still / e.seen;
@@ -449,7 +447,7 @@ function chooseFilter(
     let enumerations = 0;
     for (const inst of new Set(examples.filter((e) => !e.exits).map((e) => e.inst))) {
       const e = examples.find((x) => x.inst === inst)!;
-      const listed = listAt(b, all, e.startFacts, e.scope, vocab);
+      const listed = listAt(b, all, e.startFacts, e.scope, vocab, e.target);
       if (!listed) continue;
       extra += listed.filter((v) => !e.all.includes(v)).length / Math.max(1, listed.length);
       enumerations++;
@@ -522,27 +520,53 @@ function fitsAll(b: Binding, examples: readonly LoopExample[], vocab: Vocabulary
   const q = b.expr as Extract<Expr, { kind: "quant" }>;
   const all: Expr = { ...q, op: "select_all" };
   return examples.every((e) => {
-    const listed = listAt(b, all, e.facts, e.scope, vocab);
+    const listed = listAt(b, all, e.facts, e.scope, vocab, e.target);
     return listed !== undefined && listed.includes(e.target);
   });
 }
 
+/**
+ * The list `all` gives after the binding's steps. A step that selects one
+ * of several objects takes the first under which the list holds `target`
+ * when one is given, as replay chooses for the expert (else its first).
+ */
 function listAt(
   b: Binding,
   all: Expr,
   facts: FactView,
-  scope0: Record<string, Value>,
+  scope: Record<string, Value>,
   vocab: Vocabulary,
+  target?: Value,
+  from = 0,
 ): Value[] | undefined {
-  const scope: Record<string, Value> = { ...scope0 };
-  for (const s of b.steps) {
-    const r = evalExpr(s.expr, { vocab, facts, scope });
-    if (!r.ok) return undefined;
-    scope[s.var] = r.value;
+  if (from === b.steps.length) {
+    const r = evalExpr(all, { vocab, facts, scope });
+    return r.ok && Array.isArray(r.value) ? r.value : undefined;
   }
-  const r = evalExpr(all, { vocab, facts, scope });
-  return r.ok && Array.isArray(r.value) ? r.value : undefined;
+  const s = b.steps[from];
+  const options = s.expr.kind === "quant" && s.expr.op === "select_one"
+    ? evalExpr({ ...s.expr, op: "select_all" }, { vocab, facts, scope })
+    : undefined;
+  if (
+    target !== undefined && options?.ok && Array.isArray(options.value) &&
+    options.value.length > 1
+  ) {
+    let first: Value[] | undefined;
+    for (const v of options.value.slice(0, MAX_STEP_CHOICES)) {
+      const list = listAt(b, all, facts, { ...scope, [s.var]: v }, vocab, target, from + 1);
+      if (list?.includes(target)) return list;
+      first ??= list;
+    }
+    return first;
+  }
+  const r = evalExpr(s.expr, { vocab, facts, scope });
+  return r.ok
+    ? listAt(b, all, facts, { ...scope, [s.var]: r.value }, vocab, target, from + 1)
+    : undefined;
 }
+
+/** Candidates of a step tried for the expert's choice. */
+const MAX_STEP_CHOICES = 8;
 
 /** Whether an object was already known in the state before a step. */
 function seenIn(inst: Instance): (object: string | number, step: StepRef) => boolean {

@@ -8,15 +8,18 @@
  * @module
  */
 import type { FactDelta, FactView, Value } from "../../dsl/facts.ts";
+import { formatLiteral } from "../../dsl/facts.ts";
 import type { Environment, Grounding, OnlineGrounder } from "../environment.ts";
 import type { FactStore } from "../fact_store.ts";
 import type { Program } from "./program.ts";
 import { checkArgs } from "./args.ts";
 import {
   type Budgets,
+  type Choice,
   type Diagnosis,
   type EndOutcome,
   initialState,
+  otherChoice,
   resume,
   type RunState,
   step,
@@ -227,6 +230,15 @@ export async function* runSkill(
       diagnosis: { node: at.node, message: "The environment ended the episode" },
       state: at.state,
     };
+  const anotherChoice = (node: string, why: string, choice: Choice): RunEvent => ({
+    type: "think",
+    skill,
+    depth,
+    node,
+    text: `${why}: another choice at "${choice.node}" than ${
+      choice.tried.map(formatLiteral).join(", ")
+    }`,
+  });
   let outcome: StepOutcome = step(program, state, stepCtx);
   while (true) {
     switch (outcome.kind) {
@@ -320,15 +332,23 @@ export async function* runSkill(
         const callee = ctx.library?.get(outcome.skill);
         const maxDepth = ctx.maxDepth ?? 8;
         // The same call being achieved further up would recurse until a budget is spent.
+        const cycle = active.includes(callKeyOf(outcome.skill, outcome.args));
         const message = !callee
           ? `Unknown skill "${outcome.skill}"`
           : depth + 1 > maxDepth
           ? `Skill call depth ${maxDepth} exceeded calling "${outcome.skill}"`
-          : active.includes(callKeyOf(outcome.skill, outcome.args))
+          : cycle
           ? `Cycle: ${outcome.skill}(${
             Object.entries(outcome.args).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(", ")
           }) is already being achieved by a caller`
           : undefined;
+        // Another way: another object where the skill chose one since it last acted.
+        const other = cycle ? otherChoice(program, outcome.unsent, ctx.facts) : undefined;
+        if (other !== undefined) {
+          yield anotherChoice(outcome.node, message!, other.choice);
+          outcome = next(other);
+          break;
+        }
         if (!callee || message !== undefined) {
           return yield* finish(
             skill,
@@ -365,6 +385,17 @@ export async function* runSkill(
             sub.diagnosis.condition ? ` (${sub.diagnosis.condition})` : ""
           }`
           : "failed";
+        // A call that failed without acting left the world as it was: where
+        // the skill chose an object for it, another may lead elsewhere.
+        const retry = sub.outcome === "failure" && sub.actions === 0 &&
+            program.out.get(outcome.node)?.failed === undefined
+          ? otherChoice(program, outcome.unsent, ctx.facts)
+          : undefined;
+        if (retry !== undefined) {
+          yield anotherChoice(outcome.node, `${outcome.skill} failed: ${reason}`, retry.choice);
+          outcome = next(retry);
+          break;
+        }
         outcome = next(
           resume(
             program,

@@ -9,7 +9,7 @@
 import { own } from "../../dsl/vocabulary.ts";
 import type { Expr } from "../../dsl/expr/ast.ts";
 import { formatExprError } from "../../dsl/expr/errors.ts";
-import { evalExpr } from "../../dsl/expr/eval.ts";
+import { evalExpr, valueEquals } from "../../dsl/expr/eval.ts";
 import { printExpr } from "../../dsl/expr/print.ts";
 import { substitute } from "../../dsl/expr/vars.ts";
 import { renderAction } from "../../dsl/action.ts";
@@ -53,6 +53,23 @@ export interface RunState {
   steps: number;
   /** `steps` when the run last acted (or called a skill); 0 before. */
   actedAt?: number;
+  /**
+   * The last `select_one` binding since the run last acted: the state
+   * before it and the objects it bound so far. A call that cannot be made
+   * (a cycle) takes another of its objects instead (see `otherChoice`).
+   */
+  choice?: Choice;
+  /** Set by `otherChoice`: the binding at `node` takes none of `tried`. */
+  retry?: { node: string; tried: readonly Value[] };
+}
+
+/** A binding that may take another object. */
+export interface Choice {
+  node: string;
+  /** The state before the binding. */
+  before: RunState;
+  /** The objects bound so far, the current one last. */
+  tried: readonly Value[];
 }
 
 /** Why a run failed, grounded in the node and the facts. */
@@ -79,7 +96,16 @@ export type StepOutcome =
     /** The state when the action is not sent after all (skipped): budgets keep counting. */
     unsent: RunState;
   }
-  | { kind: "call"; node: string; skill: string; args: Record<string, Value>; state: RunState }
+  | {
+    kind: "call";
+    node: string;
+    skill: string;
+    args: Record<string, Value>;
+    /** The state after the call, its think budgets started again. */
+    state: RunState;
+    /** The state when the call is not made after all: budgets keep counting. */
+    unsent: RunState;
+  }
   | {
     kind: "end";
     node: string;
@@ -165,10 +191,37 @@ export function step(program: Program, state: RunState, ctx: StepContext): StepO
   };
   switch (node.kind) {
     case "data": {
-      const r = evaluate("expr");
-      if ("error" in r) return fail(s, node.id, r.error);
-      s.scope[node.var] = r.value;
-      return advance(program, s, node.id, "next", `${node.var} := ${formatLiteral(r.value)}`);
+      const expr = program.exprs.get(`${node.id}.expr`)!;
+      const selects = expr.kind === "quant" && expr.op === "select_one" && !ctx.choose;
+      const retry = state.retry?.node === node.id ? state.retry.tried : undefined;
+      delete s.retry;
+      let value: Value;
+      if (retry !== undefined && expr.kind === "quant") {
+        // Another object than those tried, in the order `select_one` takes them.
+        const all = evalExpr({ ...expr, op: "select_all" }, {
+          vocab: program.vocab,
+          facts: ctx.facts,
+          scope: s.scope,
+        });
+        if (!all.ok) return fail(s, node.id, formatExprError(all.error));
+        const rest = (Array.isArray(all.value) ? all.value : [all.value])
+          .filter((v) => !retry.some((t) => valueEquals(t, v)));
+        if (rest.length === 0) {
+          return fail(
+            s,
+            node.id,
+            `No other choice for ${node.var} than ${retry.map(formatLiteral).join(", ")}`,
+          );
+        }
+        value = rest[0];
+      } else {
+        const r = evaluate("expr");
+        if ("error" in r) return fail(s, node.id, r.error);
+        value = r.value;
+      }
+      s.scope[node.var] = value;
+      if (selects) s.choice = { node: node.id, before: state, tried: [...(retry ?? []), value] };
+      return advance(program, s, node.id, "next", `${node.var} := ${formatLiteral(value)}`);
     }
     case "check": {
       const forced = ctx.decide?.(node.id);
@@ -231,7 +284,8 @@ export function step(program: Program, state: RunState, ctx: StepContext): StepO
       }
       const decl = own(program.vocab.actions, node.action);
       // Acting is progress: the think budgets start again.
-      const acted: RunState = { ...s, visits: {}, actedAt: s.steps };
+      const { choice: _, ...rest } = s;
+      const acted: RunState = { ...rest, visits: {}, actedAt: s.steps };
       if (decl) {
         return {
           kind: "act",
@@ -241,7 +295,7 @@ export function step(program: Program, state: RunState, ctx: StepContext): StepO
           unsent: s,
         };
       }
-      return { kind: "call", node: node.id, skill: node.action, args, state: acted };
+      return { kind: "call", node: node.id, skill: node.action, args, state: acted, unsent: s };
     }
     case "terminal": {
       if (node.outcome === "success") {
@@ -275,6 +329,37 @@ export function resume(
   if (to !== undefined) return { kind: "continue", state: { ...state, prev: node, node: to } };
   if (result.ok) return fail(state, node, `Node "${node}" has no "next" edge`);
   return fail(state, node, `Action "${result.action}" failed: ${result.reason}`);
+}
+
+/**
+ * Takes another object at the last `select_one` binding since the run last
+ * acted (another recipe, another binding) when one is left: the way it
+ * chose cannot be taken (the call it leads to is already being made by a
+ * caller, or failed without acting). The run continues from that binding,
+ * which skips the objects already tried. `undefined` when no binding chose
+ * since the last action or none is left.
+ */
+export function otherChoice(
+  program: Program,
+  state: RunState,
+  facts: FactView,
+): { kind: "continue"; state: RunState; choice: Choice } | undefined {
+  const choice = state.choice;
+  if (choice === undefined) return undefined;
+  const expr = program.exprs.get(`${choice.node}.expr`);
+  if (expr?.kind !== "quant") return undefined;
+  const all = evalExpr({ ...expr, op: "select_all" }, {
+    vocab: program.vocab,
+    facts,
+    scope: choice.before.scope,
+  });
+  if (!all.ok || !Array.isArray(all.value)) return undefined;
+  if (all.value.every((v) => choice.tried.some((t) => valueEquals(t, v)))) return undefined;
+  return {
+    kind: "continue",
+    state: { ...choice.before, retry: { node: choice.node, tried: choice.tried } },
+    choice,
+  };
 }
 
 function advance(

@@ -9,6 +9,9 @@ import { FactStore } from "../../runtime/fact_store.ts";
 import { collectRun, runSkill } from "../../runtime/exec/interpreter.ts";
 import { induceLibrary, runVariant } from "../../cli/_variants.ts";
 import type { Trace } from "../../dsl/trace.ts";
+import { compileTraces } from "../../compiler/compile.ts";
+import { runAgent } from "../../runtime/agent/mod.ts";
+import { withEnvOptions } from "../../runtime/environment.ts";
 
 const RECIPES = dataPath("textcraft/recipes/");
 const traces = HAS_DATA
@@ -186,6 +189,58 @@ dataTest(
     // The library compiles it as a call of itself.
     const library = compileSkills([{ data: skill, source: "craft_item" }], textcraftKit.vocabulary);
     assert.ok(library.get("craft_item"));
+  },
+);
+
+dataTest(
+  "a demonstration of an item two recipes make still gives a loop over one recipe's ingredients",
+  async () => {
+    // The recipe files read in another order (the nugget recipe before the
+    // ingot-from-nuggets one, which then closes a cycle and is left out):
+    // other items reach depth 2, and one of the 50 demonstrations crafts
+    // an item that two listed recipes make. The loop must still run over the
+    // ingredients of the one recipe bound, not over those of every recipe.
+    const dir = await Deno.makeTempDir();
+    try {
+      for await (const f of Deno.readDir(RECIPES)) {
+        const to = f.name.replace(/^(iron|gold)_nugget\.json$/, "$1_ingot_0_nugget.json");
+        await Deno.copyFile(`${RECIPES}/${f.name}`, `${dir}/${to}`);
+      }
+      const kit = withEnvOptions(textcraftKit, { recipes: dir });
+      const traces = await generateExpertTraces(
+        kit,
+        textcraftTasks({ depths: [2], count: 50, seed: 1 }),
+        { envOptions: { recipes: dir } },
+      );
+      const induced = induceSkills(traces, kit);
+      const skill = induced.skills[0].skill;
+      const recipe = skill.nodes.find((n) => n.kind === "data" && /makes\(x, item\)/.test(n.expr));
+      assert.ok(recipe?.kind === "data");
+      const loop = skill.nodes.find((n) => n.kind === "loop");
+      assert.ok(loop?.kind === "loop");
+      assert.equal(loop.over, `select_all(x: Item, uses(${recipe.var}, x))`);
+      const compiled = compileTraces(traces, kit);
+      let solved = 0;
+      const tasks = kit.taskList!({ split: "unseen", n: 100, mix: "real" });
+      for (const task of tasks) {
+        const run = runAgent({
+          env: kit.create({ recipes: dir }),
+          kit,
+          library: compiled.library,
+          templates: compiled.templates,
+          actionModel: compiled.actionModel,
+          task,
+          knowledge: kit.knowledge!({}),
+          maxActions: 100,
+        });
+        let r = await run.next();
+        while (!r.done) r = await run.next();
+        if (r.value.success) solved++;
+      }
+      assert.equal(solved, tasks.length);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
   },
 );
 

@@ -398,3 +398,107 @@ Deno.test("runSkill() stops a call of a skill that a caller is already making, n
     /Cycle: loop_color\(c: "red"\) is already being achieved by a caller/,
   );
 });
+
+// fetch(c): a box of color c; a closed box is to be fetched "by fetching
+// c", the call being made: the only way through it is a cycle.
+const fetchColor: SkillInput = {
+  name: "fetch",
+  vocabulary: "toy",
+  params: [{ name: "c", type: "Color" }],
+  doc: { summary: "Take a box of a color; a closed one only through fetching the color." },
+  entry: "pick",
+  nodes: [
+    { id: "pick", kind: "data", var: "b", expr: "select_one(x: Box, color(x, c))" },
+    { id: "open", kind: "check", cond: "is_open(b)" },
+    { id: "again", kind: "primitive", action: "fetch", args: { c: "c" } },
+    { id: "take", kind: "primitive", action: "take", args: { b: "b" } },
+    { id: "ok", kind: "terminal", outcome: "success" },
+  ],
+  edges: [
+    { from: "pick", to: "open", label: "next" },
+    { from: "open", to: "take", label: "yes" },
+    { from: "open", to: "again", label: "no" },
+    { from: "again", to: "take", label: "next" },
+    { from: "take", to: "ok", label: "next" },
+  ],
+};
+
+Deno.test("runSkill() takes another object where a cycle blocks the one chosen, else names the cycle", async () => {
+  const self = {
+    skill: { name: fetchColor.name, params: fetchColor.params },
+  } as unknown as Program;
+  const library = new SkillLibrary([toyProgram(fetchColor, [self])]);
+  const fetch = { skill: fetchColor, args: { c: "red" }, options: { library } } as const;
+  const two = await run(fetch.skill, fetch.args, [
+    { id: "b1", color: "red", open: false },
+    { id: "b2", color: "red", open: true },
+  ], fetch.options);
+  assert.equal(two.result.outcome, "success");
+  // The call of fetch(red) within fetch(red) is the cycle: the run chooses b2 instead.
+  assert.deepEqual(two.env.actions, ["take b2"]);
+  assert.ok(
+    two.events.some((e) =>
+      e.type === "think" &&
+      /^Cycle: fetch\(c: "red"\) .*another choice at "pick" than 'b1'$/.test(e.text)
+    ),
+  );
+  const one = await run(
+    fetch.skill,
+    fetch.args,
+    [{ id: "b1", color: "red", open: false }],
+    fetch.options,
+  );
+  assert.equal(one.result.outcome, "failure");
+  assert.deepEqual(one.env.actions, []);
+  assert.match(one.result.diagnosis!.message, /Cycle: fetch\(c: "red"\) is already being achieved/);
+});
+
+Deno.test("runSkill() binds another object when a call on the chosen one fails without acting", async () => {
+  const takeOpen: SkillInput = {
+    name: "take_open",
+    vocabulary: "toy",
+    params: [{ name: "b", type: "Box" }],
+    doc: { summary: "Take an open box; fail on a closed one." },
+    entry: "open",
+    nodes: [
+      { id: "open", kind: "check", cond: "is_open(b)" },
+      { id: "take", kind: "primitive", action: "take", args: { b: "b" } },
+      { id: "ok", kind: "terminal", outcome: "success" },
+      { id: "closed", kind: "terminal", outcome: "failure", message: "The box is closed" },
+    ],
+    edges: [
+      { from: "open", to: "take", label: "yes" },
+      { from: "open", to: "closed", label: "no" },
+      { from: "take", to: "ok", label: "next" },
+    ],
+  };
+  const takeColorOpen: SkillInput = {
+    name: "take_color_open",
+    vocabulary: "toy",
+    params: [{ name: "c", type: "Color" }],
+    doc: { summary: "Take an open box of a color." },
+    entry: "pick",
+    nodes: [
+      { id: "pick", kind: "data", var: "b", expr: "select_one(x: Box, color(x, c))" },
+      { id: "call", kind: "primitive", action: "take_open", args: { b: "b" } },
+      { id: "ok", kind: "terminal", outcome: "success" },
+    ],
+    edges: [
+      { from: "pick", to: "call", label: "next" },
+      { from: "call", to: "ok", label: "next" },
+    ],
+  };
+  const library = new SkillLibrary([toyProgram(takeOpen)]);
+  const boxes = [
+    { id: "b1", color: "red", open: false },
+    { id: "b2", color: "blue", open: true },
+    { id: "b3", color: "red", open: true },
+  ];
+  const { env, result } = await run(takeColorOpen, { c: "red" }, boxes, { library });
+  assert.equal(result.outcome, "success");
+  assert.deepEqual(env.actions, ["take b3"]);
+  // No red box open: every choice fails, and the failure is the last call's.
+  const { result: none } = await run(takeColorOpen, { c: "red" }, boxes.slice(0, 2), { library });
+  assert.equal(none.outcome, "failure");
+  assert.match(none.diagnosis!.message, /The box is closed/);
+});

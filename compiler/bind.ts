@@ -106,6 +106,8 @@ interface Ranked {
   tier: number;
   /** Chains after direct selections of the same size. */
   chained: boolean;
+  /** From a single example: it reads a variable of the scope, in a step or itself. */
+  anchored: boolean;
 }
 
 /**
@@ -145,8 +147,16 @@ export function synthesizeBinding(
 ): Binding[] {
   if (examples.length === 0) return [];
   const ranked: Ranked[] = [];
+  // From one example, many properties single the object out (the one item
+  // not craftable in that state); one tied to the skill's arguments is the
+  // likelier to transfer. More examples tell coincidences apart themselves.
+  const scopeVars = new Set(examples.length === 1 ? Object.keys(ctx.varTypes) : []);
+  const anchored = (b: Binding) =>
+    [b.expr, ...b.steps.map((s) => s.expr)].some((e) =>
+      [...freeVars(e)].some((v) => scopeVars.has(v))
+    );
   const push = (tier: number, b: Binding, chained = false) =>
-    ranked.push({ binding: b, tier, chained });
+    ranked.push({ binding: b, tier, chained, anchored: anchored(b) });
   const targets = examples.map((e) => e.target);
   const same = targets.every((t) => valueEquals(t, targets[0]));
 
@@ -202,6 +212,7 @@ function compareRanked(a: Ranked, b: Ranked): number {
   const x = a.binding;
   const y = b.binding;
   if (a.tier !== b.tier) return a.tier - b.tier;
+  if (a.anchored !== b.anchored) return Number(b.anchored) - Number(a.anchored);
   if (a.tier === 5 && (x.candidates ?? 0) !== (y.candidates ?? 0)) {
     return (x.candidates ?? 0) - (y.candidates ?? 0);
   }

@@ -22,7 +22,8 @@ import { compileSkills } from "../runtime/store/library.ts";
 import { writeTextFileAtomic } from "../io/json_file.ts";
 import { UsageError } from "./_cli.ts";
 import { MemoryPeak } from "./_memory_peak.ts";
-import { percent, runVariant, wrap } from "./_variants.ts";
+import { runVariant } from "./_variants.ts";
+import { percent, wrap } from "./_report_format.ts";
 
 /** What the suite runs. */
 export interface GenplanRequest {

@@ -3,35 +3,28 @@
  * plus induction time, episodes per second and interpreter node
  * evaluations per second; writes a markdown table and JSON.
  *
+ * Its parts: what an environment's benchmark runs on (`_bench_setup.ts`),
+ * the measures of speed (`_bench_timing.ts`) and of honing
+ * (`_bench_honing.ts`), the results and their page (`_bench_report.ts`),
+ * and the generalised-planning suite (`_bench_genplan.ts`).
+ *
  * @module
  */
-import type { Trace } from "../dsl/trace.ts";
-import { readTraces } from "../compiler/trace_io.ts";
 import { environmentKit, environmentNames } from "../environments/registry.ts";
-import type { EnvironmentKit, TaskSpec } from "../runtime/environment.ts";
-import { episodeBudgets } from "../runtime/eval/task_lists.ts";
-import type { EvalReport } from "../runtime/eval/evaluate.ts";
 import { intFlag, MAX_COUNT, parseFlags, runMain, UsageError } from "./_cli.ts";
-import { generateExpertTraces } from "../runtime/eval/expert_traces.ts";
-import { gardenKit } from "../examples/garden/kit.ts";
-import { deployKit } from "../examples/deploy/kit.ts";
-import { demonstrationTasks, envHelp, kitFromFlag, SHARED_DATA, taskList } from "./_tasks.ts";
-import { measureHoningGain, type WeakHoning } from "./_bench_honing.ts";
+import { envHelp, kitFromFlag, SHARED_DATA } from "./_tasks.ts";
+import { measureHoningGain } from "./_bench_honing.ts";
 import { MemoryPeak } from "./_memory_peak.ts";
 import { runGenplanSuite } from "./_bench_genplan.ts";
+import { type BenchRequest, benchSetup, EXAMPLE_KITS, type Setup } from "./_bench_setup.ts";
 import {
-  type BuiltLibrary,
-  byTypeTable,
-  compareVariants,
-  comparisonTable,
-  induceLibrary,
-  markdownTable,
-  plural,
-  runVariant,
-  VARIANT_DOCS,
-  VARIANTS,
-  wrap,
-} from "./_variants.ts";
+  INPUT_SIZE,
+  measureInputSize,
+  measureScaling,
+  measureThroughput,
+} from "./_bench_timing.ts";
+import { type EnvResult, renderMarkdown } from "./_bench_report.ts";
+import { compareVariants, induceLibrary, VARIANT_DOCS, VARIANTS } from "./_variants.ts";
 
 const HELP = `Usage: deno task bench [--env <env>|all] [options]
        deno task bench --suite genplan [--domains <list>] [--demos <n>] [options]
@@ -103,48 +96,6 @@ ${envHelp(25)}
 
 Exit codes: 0 results written, 1 an unexpected failure, 2 bad usage or
 missing benchmark data (the path is named).`;
-
-/** One environment's benchmark setup. */
-interface Setup {
-  kit: EnvironmentKit;
-  envOptions: Record<string, unknown>;
-  traces: Trace[];
-  /** Where the demonstrations came from, in words. */
-  source: string;
-  tasks: TaskSpec[];
-  /** What the tasks are, in words. */
-  taskText: string;
-  maxActions: number;
-  /** The demonstration tasks when the expert made them (for the scaling run). */
-  demonstrate?: (count?: number) => TaskSpec[];
-}
-
-/** The results of one environment. */
-interface EnvResult {
-  env: string;
-  demonstrations: { traces: number; source: string };
-  tasks: { count: number; what: string };
-  max_actions: number;
-  induction: {
-    /**
-     * `seconds`: induction run again once the process has induced (the JIT
-     * warm, as in a long-running process; the median of three runs);
-     * `first_seconds`: the first run.
-     */
-    full: { seconds: number; first_seconds: number; skills: number; templates: number };
-    linear: { seconds: number; skills: number };
-  };
-  honing: Record<string, number>;
-  variants: Record<string, EvalReport & { episodes_per_second: number; nodes_per_second: number }>;
-  /** Induction from 4x the demonstrations (expert demonstrations only). */
-  scaling?: { traces: number; seconds: number; ratio: number };
-  /** Time against input size: one long trace, and (TextCraft) one large observation. */
-  input_size?: InputSize;
-  /** The full variant on the task list repeated to `--throughput` episodes. */
-  throughput?: { episodes: number; seconds: number; success_rate: number };
-  /** Weak libraries (one demonstration per task type) before and after honing. */
-  honing_gain?: WeakHoning[];
-}
 
 /** Episodes of the throughput run by default. */
 const THROUGHPUT_EPISODES = 1000;
@@ -248,80 +199,11 @@ export async function main(args: string[]): Promise<number> {
   return 0;
 }
 
-/** What the flags ask of every environment's benchmark. */
-interface BenchRequest {
-  data: string;
-  train?: number;
-  trainDepths?: number[];
-  n?: number;
-  maxActions?: number;
-  /** Episodes of the throughput run (0: none). */
-  throughput: number;
-  /** Steps of the long trace of the input-size run (0: none). */
-  inputSize: number;
-  /** Weak libraries honed (0: none). */
-  weak: number;
-  /** Training tasks each weak library is honed over. */
-  honeTrain: number;
-}
-
 /**
- * An environment's benchmark, as its kit describes it: demonstrations
- * from transcripts in the data folder or by the expert (on data the kit
- * names, e.g. the full recipe set), tasks of the unseen split.
+ * One environment's benchmark: every variant compared, induction timed
+ * again warm, then the throughput, scaling, input-size and honing
+ * measures; `sample` records the memory peak between them.
  */
-async function benchSetup(kit: EnvironmentKit, request: BenchRequest): Promise<Setup> {
-  const b = kit.benchmark ?? {};
-  const envOptions: Record<string, unknown> = {};
-  for (const [option, path] of Object.entries(b.dataOptions ?? {})) {
-    envOptions[option] = `${request.data}/${path}`;
-    await mustExist(`${request.data}/${path}`);
-  }
-  let traces: Trace[];
-  let source: string;
-  let demonstrate: Setup["demonstrate"];
-  if (b.transcripts !== undefined && request.train === undefined && !request.trainDepths) {
-    const path = `${request.data}/${b.transcripts}`;
-    await mustExist(path);
-    traces = await readTraces(path, kit);
-    source = `${traces.length} transcripts of ${b.transcripts} only`;
-  } else {
-    const count = request.train ?? b.demonstrations;
-    let what: string;
-    const depths = request.trainDepths;
-    if (depths) {
-      demonstrate = (n?: number) =>
-        taskList(kit, { split: "train", depths, ...(n !== undefined ? { n } : {}) });
-      what = `depth-${depths.join(" and depth-")} tasks (seeds from 1, depths in turn)`;
-    } else {
-      demonstrate = (n?: number) => demonstrationTasks(kit, n);
-      what = b.demonstrationText ?? "demonstration tasks";
-    }
-    const tasks = demonstrate(count);
-    console.error(`${kit.name}: the expert demonstrates ${tasks.length} tasks...`);
-    traces = await generateExpertTraces(kit, tasks, { envOptions });
-    source = `expert traces of ${tasks.length} ${what}`;
-  }
-  const tasks = taskList(kit, {
-    split: "unseen",
-    ...(request.n ?? b.tasks) !== undefined ? { n: request.n ?? b.tasks } : {},
-    ...b.taskSelectors,
-  });
-  return {
-    kit,
-    envOptions,
-    traces,
-    source,
-    tasks,
-    taskText: `${tasks.length} ${b.taskText ?? "tasks of the unseen split"}`,
-    maxActions: request.maxActions ?? episodeBudgets(kit).maxActions,
-    ...(demonstrate ? { demonstrate } : {}),
-  };
-}
-
-/** The example domains of `examples/`, written against the public API only. */
-const EXAMPLE_KITS: Record<string, EnvironmentKit> = { garden: gardenKit, deploy: deployKit };
-
 async function bench(
   setup: Setup,
   request: BenchRequest,
@@ -384,253 +266,6 @@ async function bench(
     honing: c.honing,
     variants,
   };
-}
-
-/** The full variant on the task list repeated to `episodes` episodes. */
-async function measureThroughput(
-  setup: Setup,
-  library: BuiltLibrary,
-  episodes: number,
-): Promise<EnvResult["throughput"]> {
-  const { kit } = setup;
-  console.error(`${kit.name}: ${episodes} episodes of the full variant`);
-  const tasks = Array.from(
-    { length: episodes },
-    (_, i) => setup.tasks[i % setup.tasks.length],
-  );
-  const { report } = await runVariant({
-    name: "full",
-    kit,
-    envOptions: setup.envOptions,
-    tasks,
-    library,
-    maxActions: setup.maxActions,
-  });
-  return { episodes: tasks.length, seconds: report.seconds, success_rate: report.success_rate };
-}
-
-/**
- * Induction from 4x the expert's demonstrations, timed like the main one,
- * when the expert made them and the kit has that many demonstration tasks.
- */
-async function measureScaling(setup: Setup, base: number): Promise<EnvResult["scaling"]> {
-  const count = setup.traces.length * 4;
-  const tasks = setup.demonstrate?.(count);
-  if (!tasks || tasks.length < count) return undefined;
-  console.error(`${setup.kit.name}: inducing from ${count} demonstrations (scaling)`);
-  const traces = await generateExpertTraces(setup.kit, tasks, { envOptions: setup.envOptions });
-  const seconds = induceLibrary(traces, setup.kit, { envOptions: setup.envOptions }).seconds;
-  return { traces: count, seconds, ratio: base > 0 ? seconds / base : 0 };
-}
-
-/** Seconds for a small and a 10x larger input, and their ratio (10 when linear). */
-interface SizeRun {
-  sizes: [number, number];
-  seconds: [number, number];
-  ratio: number;
-}
-interface InputSize {
-  /** Induction from one trace of n/10 and of n steps. */
-  trace: SizeRun;
-  /** TextCraft: grounding a first observation of n/20000 and n/2000 MB. */
-  observation?: SizeRun;
-}
-
-/** Steps of the long trace by default (and 2,000 times the megabytes of the large observation). */
-const INPUT_SIZE = 20_000;
-
-/**
- * Time against input size. A long trace: the first demonstration with its
- * first step repeated (done again and again before the rest), induced
- * alone, at `steps` and a tenth of it. For TextCraft also a large first
- * observation of `steps / 2000` MB and a tenth of it: a listing of that
- * many distinct crafting commands, grounded.
- */
-function measureInputSize(setup: Setup, steps: number): InputSize {
-  const { kit } = setup;
-  const base = setup.traces[0];
-  const timeOf = (fn: () => void) => {
-    const t0 = performance.now();
-    fn();
-    return (performance.now() - t0) / 1000;
-  };
-  const run = (sizes: readonly [number, number], fn: (size: number) => void): SizeRun => {
-    const seconds = sizes.map((n) => timeOf(() => fn(n))) as [number, number];
-    return { sizes: [...sizes], seconds, ratio: seconds[0] > 0 ? seconds[1] / seconds[0] : 0 };
-  };
-  const lengths = [Math.max(1, Math.round(steps / 10)), steps] as const;
-  console.error(`${kit.name}: inducing from one trace of ${lengths.join(" and ")} steps`);
-  const trace = run(lengths, (n) => {
-    const pad = Array.from({ length: Math.max(0, n - base.steps.length) }, () => base.steps[0]);
-    induceLibrary([{ ...base, steps: [...pad, ...base.steps] }], kit, {
-      envOptions: setup.envOptions,
-    });
-  });
-  if (kit.name !== "textcraft") return { trace };
-  const megabytes = [steps / 20_000, steps / 2_000] as const;
-  console.error(`${kit.name}: grounding observations of ${megabytes.join(" and ")} MB`);
-  const observation = run(megabytes, (mb) => {
-    const lines = [];
-    for (let i = 0, bytes = 0; bytes < mb * 1e6; i++) {
-      const line = `craft 1 item ${i} using 2 part ${i % 100}, 1 part ${(i + 7) % 100}`;
-      lines.push(line);
-      bytes += line.length + 1;
-    }
-    kit.grounder().initial(`Crafting commands:\n${lines.join("\n")}\n\nGoal: craft item 1.`, "");
-  });
-  return { trace, observation };
-}
-
-function renderMarkdown(
-  command: string,
-  date: string,
-  results: readonly EnvResult[],
-  memory: { mib: number },
-): string {
-  const lines = [
-    "# Benchmark results",
-    "",
-    wrap(
-      `Produced by \`${command}\` on ${date.slice(0, 10)} (Deno ${Deno.version.deno}). ` +
-        "No LLM is used: every role is symbolic. Rates are over all episodes; steps are " +
-        `environment actions. Peak resident memory of the run (sampled): ${
-          Math.round(memory.mib)
-        } MiB.`,
-    ),
-    "",
-  ];
-  const item = (text: string) => lines.push(wrap(`- ${text}`, 100, "  "));
-  for (const r of results) {
-    const reports = VARIANTS.flatMap((v) => r.variants[v] ? [r.variants[v]] : []);
-    lines.push(`## ${r.env}`, "");
-    item(`Demonstrations: ${r.demonstrations.source}.`);
-    item(
-      `Tasks: ${r.tasks.what}; at most ${r.max_actions} actions and as many skill calls per episode.`,
-    );
-    item(
-      `Induction: ${plural(r.induction.full.skills, "skill")} and ${
-        plural(r.induction.full.templates, "task template")
-      } in ${
-        r.induction.full.seconds.toFixed(2)
-      } s (the first run of the process, compiling its code: ${
-        r.induction.full.first_seconds.toFixed(2)
-      } s); linear scripts in ${r.induction.linear.seconds.toFixed(2)} s.`,
-    );
-    if (r.scaling) {
-      item(
-        `Scaling: induction from ${r.scaling.traces} demonstrations (4x) in ${
-          r.scaling.seconds.toFixed(2)
-        } s, ${r.scaling.ratio.toFixed(2)}x the time of ${r.demonstrations.traces}.`,
-      );
-    }
-    const size = r.input_size;
-    if (size) {
-      const linear = (x: SizeRun, unit: string) =>
-        `${x.seconds[1].toFixed(2)} s, ${x.ratio.toFixed(1)}x the time of ${
-          x.sizes[0].toLocaleString("en-US")
-        }${unit} (${x.seconds[0].toFixed(2)} s; 10x is linear)`;
-      const obs = size.observation;
-      item(
-        `Input size: one trace of ${
-          size.trace.sizes[1].toLocaleString("en-US")
-        } steps (the first demonstration's first step repeated) induces in ${
-          linear(size.trace, " steps")
-        }${
-          obs
-            ? `; a ${obs.sizes[1]} MB first observation (distinct crafting commands) grounds in ${
-              linear(obs, " MB")
-            }`
-            : ""
-        }.`,
-      );
-    }
-    const t = r.throughput;
-    if (t) {
-      item(
-        `Throughput: ${t.episodes} episodes of the full variant (the tasks repeated) in ${
-          t.seconds.toFixed(2)
-        } s, ${(t.episodes / t.seconds).toFixed(0)} episodes/s (success ${
-          (100 * t.success_rate).toFixed(1)
-        }%).`,
-      );
-    }
-    const h = r.honing;
-    item(
-      `Honing: ${h.graft} grafts, ${h.solidify} solidified, ${h.remove} removed, ${h.narrow} narrowed.`,
-    );
-    for (const g of r.honing_gain ?? []) {
-      const c = g.changes;
-      item(
-        `Honing from a weak library (demonstration ${g.demonstration + 1} of each task type, ${
-          plural(g.traces, "trace")
-        }) over ${g.train_tasks} training tasks: unseen success ${
-          (100 * g.before).toFixed(1)
-        }% before, ${(100 * g.after).toFixed(1)}% after (${g.after >= g.before ? "+" : ""}${
-          (100 * (g.after - g.before)).toFixed(1)
-        } points; ${
-          (100 * g.during).toFixed(1)
-        }% while honing); ${c.graft} grafts, ${c.solidify} solidified, ${c.remove} removed, ${c.narrow} narrowed.`,
-      );
-    }
-    const { expert, full } = r.variants;
-    if (expert.success_rate > 0 && expert.avg_steps > 0) {
-      item(
-        `Generalisation: the induced library (full) reaches ${
-          (100 * full.success_rate / expert.success_rate).toFixed(1)
-        }% of the expert's success with ${
-          (full.avg_steps / expert.avg_steps).toFixed(2)
-        }x its actions and ${(100 * full.invalid_action_rate).toFixed(1)}% rejected actions.`,
-      );
-    }
-    const known = r.variants.knowledge;
-    if (known) {
-      item(
-        `Background knowledge: ${(100 * full.success_rate).toFixed(1)}% without it, ${
-          (100 * known.success_rate).toFixed(1)
-        }% when the agent consults it where the facts offer no way (${
-          (100 * known.invalid_action_rate).toFixed(1)
-        }% rejected actions, ${known.avg_steps.toFixed(1)} actions per episode against the ` +
-          `expert's ${expert.avg_steps.toFixed(1)}).`,
-      );
-    }
-    lines.push("");
-    lines.push(comparisonTable(reports), "");
-    lines.push(
-      markdownTable(
-        [
-          ["variant", "episodes/s", "node evaluations", "node evaluations/s"],
-          ...reports.map((x) => [
-            x.variant,
-            x.episodes_per_second.toFixed(1),
-            String(x.node_steps),
-            x.node_steps > 0 ? Math.round(x.nodes_per_second).toString() : "-",
-          ]),
-        ],
-        [false, true, true, true],
-      ),
-      "",
-    );
-    if (Object.keys(r.variants.full.by_type).length > 1) {
-      lines.push("Success per task type:", "", byTypeTable(reports), "");
-    }
-    const errors = reports.flatMap((x) =>
-      x.errors.map((e) => `${x.variant} ${e.task}: ${e.error}`)
-    );
-    if (errors.length > 0) {
-      lines.push("Episodes that failed with an error:", "");
-      for (const e of errors) item(e);
-      lines.push("");
-    }
-  }
-  return `${lines.join("\n").trimEnd()}\n`;
-}
-
-async function mustExist(path: string): Promise<void> {
-  try {
-    await Deno.stat(path);
-  } catch {
-    throw new UsageError(`Benchmark data not found: "${path}" (set --data <dir>)`);
-  }
 }
 
 function depthList(text: string): number[] {

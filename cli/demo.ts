@@ -15,14 +15,8 @@ import { describeProgram } from "../compiler/task_program.ts";
 import type { TaskTemplate } from "../runtime/store/task_template.ts";
 import { intFlag, MAX_COUNT, parseFlags, runMain, UsageError } from "./_cli.ts";
 import { builtinTraces, envHelp, kitFromFlag, SHARED_DATA, taskList } from "./_tasks.ts";
-import {
-  byTypeTable,
-  compareVariants,
-  comparisonTable,
-  plural,
-  VARIANT_DOCS,
-  VARIANTS,
-} from "./_variants.ts";
+import { compareVariants, VARIANT_DOCS, VARIANTS } from "./_variants.ts";
+import { byTypeTable, comparisonTable, plural } from "./_report_format.ts";
 
 const HELP = `Usage: deno task demo [--env <env>] [--n <n>] [--seed <n>]
 

@@ -33,15 +33,8 @@ import {
   taskSpecCheck,
   VOCABULARY_HELP,
 } from "./_tasks.ts";
-import {
-  byTypeTable,
-  comparisonTable,
-  induceLibrary,
-  memoryHoning,
-  percent,
-  runVariant,
-  VARIANT_DOCS,
-} from "./_variants.ts";
+import { induceLibrary, memoryHoning, runVariant, VARIANT_DOCS } from "./_variants.ts";
+import { byTypeTable, comparisonTable, percent } from "./_report_format.ts";
 
 const HELP =
   `Usage: deno task eval --env <env> (--lib <dir> | --traces <src> | --variant expert) [options]

@@ -73,7 +73,10 @@ export class PddlGrounder implements Grounder {
     const facts = this.#read(lines.filter((l) => !l.startsWith(GOAL_LINE)).join("\n"));
     const goalLine = lines.find((l) => l.startsWith(GOAL_LINE));
     const goal = goalLine === undefined ? [] : this.#readGoal(goalLine.slice(GOAL_LINE.length));
-    return { delta: { add: [...facts.atoms, ...goal], remove: [], objects: facts.objects } };
+    // The goal's objects are known too: a place only the goal names is one to go to.
+    const objects = { ...facts.objects };
+    for (const a of goal) for (const o of a.args) objects[o] ??= this.#types.get(o)!;
+    return { delta: { add: [...facts.atoms, ...goal], remove: [], objects } };
   }
 
   /** The facts after an action: the observation lists all true facts. */

@@ -92,3 +92,18 @@ Deno.test("a pddlgym-format domain plans, runs and induces, with its rules learn
   assert.equal(compiled.actionModel.stated, false);
   assert.ok(compiled.skills.some((s) => s.name.startsWith("policy_")));
 });
+
+Deno.test("an object only the goal names is known, with its type", async () => {
+  // Room r4 is in no fact of the initial state, only in the goal.
+  const problem = KEYS_PROBLEM.replace("r3 - room", "r3 r4 - room")
+    .replace(/\(:goal [^\n]*/, "(:goal (and (in me r4))))");
+  const kit = pddlKit("pddl:keys", KEYS_DOMAIN, "keys.pddl", [
+    { id: "keys/p1", file: "p1.pddl", text: problem },
+  ], {});
+  const first = await kit.create({}).reset({ id: "keys/p1" });
+  assert.ok(!/\br4\b/.test(first.observation.split("\n").slice(1).join("\n")));
+  const { delta } = kit.grounder().initial(first.observation, first.goal);
+  assert.ok(delta.add.some((a) => a.pred.startsWith("goal_in") && a.args.join(" ") === "me r4"));
+  assert.equal(delta.objects?.r4, delta.objects?.r1);
+  assert.ok(delta.objects?.r4);
+});

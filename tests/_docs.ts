@@ -191,7 +191,7 @@ export interface BlockPlaces {
 export async function runBlock(block: RunnableBlock, places: BlockPlaces): Promise<BlockOutput> {
   taskCommands(block);
   const script = block.command
-    .replace(/(^|[\s'"=])out\//gm, `$1${places.out}/`)
+    .replace(/(^|[\s'"=:])out\//gm, `$1${places.out}/`)
     .replaceAll("../shared/data/", places.data);
   const deno = Deno.execPath().replace(/\/[^/]*$/, "");
   const out = await new Deno.Command("sh", {

@@ -182,7 +182,8 @@ function spaceKey(space: LiteralSpace): string {
 /**
  * What `make` gives for a situation's fact state and `key`, computed once:
  * entries live as long as the fact state (trace states outlive one
- * synthesis call, so the memo serves every call that asks again).
+ * synthesis call, so the memo serves every call that asks again), at most
+ * `MEMO_SCOPES` keys of a state at a time.
  */
 export function situationMemo<T>(
   memos: WeakMap<object, Map<string, T>>,
@@ -198,10 +199,16 @@ export function situationMemo<T>(
   let value = byKey.get(key);
   if (value === undefined) {
     value = make();
+    // A long skill binds many variables, each scope a key of its own: past a
+    // bound the memo starts afresh, so its memory stays that of the bound.
+    if (byKey.size >= MEMO_SCOPES) byKey.clear();
     byKey.set(key, value);
   }
   return value;
 }
+
+/** Scopes memoized per fact state (see `situationMemo`). */
+const MEMO_SCOPES = 512;
 
 /** A scope as text, for memo keys (values are atoms, numbers or lists of them). */
 export function scopeKey(scope: Readonly<Record<string, unknown>>): string {

@@ -31,7 +31,7 @@ export const SHARED_DATA: string = decodeURIComponent(
  */
 export function envHelp(column: number): string {
   const lines = [
-    "a built-in environment (textcraft, alfworld), a PDDL domain",
+    "a built-in environment (textcraft, alfworld, webshop), a PDDL domain",
     "(pddl:gripper, pddl:path/to/domain.pddl with problems/ beside",
     "it, or pddl:<domain>+<problems folder or file>), the path or",
     "URL of a module whose default export is an",

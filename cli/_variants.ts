@@ -41,9 +41,9 @@ export const VARIANT_DOCS: Record<Variant, string> = {
   expert: "the environment's expert solving each task (the bound on steps)",
   linear: "linear parameterized scripts: induced without loops or branches",
   full: "the induced skill library (loops, branches, invented predicates)",
-  knowledge: "the induced library, consulting the environment's background knowledge\n" +
-    "         when the facts offer no way (environments that have it, e.g.\n" +
-    "         TextCraft's full recipe set)",
+  knowledge: "the induced library, consulting the environment's background\n" +
+    "            knowledge when the facts offer no way (environments that have\n" +
+    "            it, e.g. TextCraft's full recipe set)",
   hone: "the induced library, honed on failures while the tasks run",
 };
 

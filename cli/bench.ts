@@ -47,7 +47,7 @@ is measured is the environment's benchmark (its kit's \`benchmark\` field):
              file-name order (not part of "all"; use --out bench/pddl-<d>)
 
 Variants:
-${VARIANTS.map((v) => `  ${v.padEnd(7)}${VARIANT_DOCS[v]}`).join("\n")}
+${VARIANTS.map((v) => `  ${v.padEnd(10)}${VARIANT_DOCS[v]}`).join("\n")}
 
 Beyond the evaluation metrics it measures induction time (the median of
 three runs once the process has compiled its code; the first run is

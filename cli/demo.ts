@@ -25,7 +25,8 @@ Runs the whole job on built-in data and prints the comparison table:
   1. demonstrations of easy tasks
        textcraft  the expert solves 20 depth-1 tasks of the built-in recipe
                   set (no other data needed)
-       alfworld   the 12 ReAct demonstrations (2 per task type) of
+       alfworld   the 24 demonstration transcripts (ReAct and Act, 2 per
+                  task type) of
                   ../shared/data/alfworld/react_demos_2per_type.json
   2. skills and task templates are induced from those traces, and a
      linear-script baseline from the same traces
@@ -35,7 +36,7 @@ Runs the whole job on built-in data and prints the comparison table:
                   built from ../shared/data/alfworld)
 
 Variants:
-${VARIANTS.map((v) => `  ${v.padEnd(7)}${VARIANT_DOCS[v]}`).join("\n")}
+${VARIANTS.map((v) => `  ${v.padEnd(10)}${VARIANT_DOCS[v]}`).join("\n")}
 
 Any other environment (a plugin) runs the same way, with the counts of its
 kit's benchmark.demo.

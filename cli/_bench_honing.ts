@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { Skill } from "../dsl/graph/schema.ts";
 import type { Trace } from "../dsl/trace.ts";
 import type { EnvironmentKit, TaskSpec } from "../runtime/environment.ts";
 import { taskListOf } from "../runtime/eval/task_lists.ts";
@@ -26,6 +27,8 @@ export interface WeakHoning {
   train_tasks: number;
   /** The honing session's changes (grafts, solidified, removed, narrowed). */
   changes: Record<string, number>;
+  /** The grafts the honed library keeps: `skill: if <guard> then <action>` (status). */
+  grafts: string[];
 }
 
 /** What {@linkcode measureHoningGain} needs. */
@@ -100,7 +103,24 @@ export async function measureHoningGain(
       during: during.report.success_rate,
       train_tasks: train.length,
       changes: { ...honing.changeCounts() },
+      grafts: graftsOf(honing.library().programs().map((p) => p.skill)),
     });
   }
   return out;
+}
+
+/** The grafts of skills as text: `craft_item: if <guard> then craft_item(item_i) (permanent)`. */
+export function graftsOf(skills: readonly Skill[]): string[] {
+  return skills.flatMap((skill) =>
+    (skill.grafts ?? []).map((g) => {
+      const parts = g.nodes.map((id) => skill.nodes.find((n) => n.id === id)).map((n) =>
+        n?.kind === "check"
+          ? `if ${n.cond}`
+          : n?.kind === "primitive"
+          ? `then ${n.action}(${Object.values(n.args).join(", ")})`
+          : n?.kind ?? "?"
+      );
+      return `${skill.name}: ${parts.join(" ")} (${g.status})`;
+    })
+  );
 }

@@ -126,7 +126,9 @@ export function renderMarkdown(
           (100 * (g.after - g.before)).toFixed(1)
         } points; ${
           (100 * g.during).toFixed(1)
-        }% while honing); ${c.graft} grafts, ${c.solidify} solidified, ${c.remove} removed, ${c.narrow} narrowed.`,
+        }% while honing); ${c.graft} grafts, ${c.solidify} solidified, ${c.remove} removed, ${c.narrow} narrowed.${
+          (g.grafts ?? []).length > 0 ? ` Kept: ${g.grafts.map((x) => `\`${x}\``).join("; ")}.` : ""
+        }`,
       );
     }
     const { expert, full } = r.variants;

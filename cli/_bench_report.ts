@@ -127,7 +127,7 @@ export function renderMarkdown(
         } points; ${
           (100 * g.during).toFixed(1)
         }% while honing); ${c.graft} grafts, ${c.solidify} solidified, ${c.remove} removed, ${c.narrow} narrowed.${
-          (g.grafts ?? []).length > 0 ? ` Kept: ${g.grafts.map((x) => `\`${x}\``).join("; ")}.` : ""
+          (g.grafts ?? []).length > 0 ? ` Kept: ${g.grafts.map((x) => `"${x}"`).join("; ")}.` : ""
         }`,
       );
     }

@@ -74,16 +74,17 @@ export function findPrimitivePlan(
 /** Every action of the vocabulary with object parameters filled from `objects` (by type). */
 function groundActions(vocab: Vocabulary, facts: FactView, objects: readonly string[]): string[] {
   const out: string[] = [];
+  let numbers: Value[] | undefined;
   for (const decl of Object.values(vocab.actions)) {
     if (decl.params.length === 0) continue;
-    const choices = decl.params.map((p) =>
-      objects.filter((o) => {
+    const choices = decl.params.map((p): Value[] =>
+      p.type === "Num" ? (numbers ??= numbersAbout(vocab, facts, objects)) : objects.filter((o) => {
         const t = facts.typeOf(o);
         return t !== undefined && isAssignable(vocab, t, p.type);
       })
     );
     if (choices.some((c) => c.length === 0)) continue;
-    const combos = choices.reduce<string[][]>(
+    const combos = choices.reduce<Value[][]>(
       (acc, list) => acc.flatMap((prefix) => list.map((o) => [...prefix, o])),
       [[]],
     );
@@ -95,4 +96,29 @@ function groundActions(vocab: Vocabulary, facts: FactView, objects: readonly str
     }
   }
   return out;
+}
+
+/** Numbers tried for an amount: those the facts state of the objects (`needs(r, nugget, 9)`). */
+const MAX_NUMBERS = 4;
+
+function numbersAbout(vocab: Vocabulary, facts: FactView, objects: readonly string[]): number[] {
+  const found = new Set<number>();
+  for (const [pred, decl] of Object.entries(vocab.predicates)) {
+    const amounts = decl.params.flatMap((t, i) => t === "Num" ? [i] : []);
+    if (amounts.length === 0) continue;
+    decl.params.forEach((t, i) => {
+      if (t === "Num") return;
+      for (const o of objects) {
+        const pattern: (string | null)[] = decl.params.map(() => null);
+        pattern[i] = o;
+        for (const atom of facts.query(pred, pattern)) {
+          for (const k of amounts) {
+            const v = atom.args[k];
+            if (typeof v === "number" && v > 0) found.add(v);
+          }
+        }
+      }
+    });
+  }
+  return [...found].sort((a, b) => a - b).slice(0, MAX_NUMBERS);
 }

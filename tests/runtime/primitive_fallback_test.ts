@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { FactView } from "../../dsl/facts.ts";
 import { findPrimitivePlan } from "../../runtime/exec/primitive_fallback.ts";
+import { FactStore } from "../../runtime/fact_store.ts";
 import { learnActionModel } from "../../runtime/learn/action_model.ts";
 import { toyGrounder, toySetup, toyVocab } from "./_toy.ts";
 
@@ -40,4 +41,33 @@ Deno.test("findPrimitivePlan() respects the depth bound and learned precondition
   const goal = (f: FactView) => f.has({ pred: "taken", args: ["b3"] });
   assert.equal(findPrimitivePlan(toyVocab, facts, model, ["b3"], goal, { maxDepth: 1 }), undefined);
   assert.equal(findPrimitivePlan(toyVocab, facts, model, [], goal), undefined);
+});
+
+Deno.test("findPrimitivePlan() tries for an amount the numbers the facts state of the objects", () => {
+  const vocab = {
+    name: "store",
+    types: { Item: { kind: "object" as const } },
+    predicates: {
+      needs: { params: ["Item", "Num"] },
+      stock: { params: ["Item", "Num"] },
+    },
+    functions: {},
+    actions: {
+      fetch: {
+        template: "fetch {n} {item}",
+        params: [{ name: "n", type: "Num" }, { name: "item", type: "Item" }],
+      },
+    },
+  };
+  const facts = new FactStore([{ pred: "needs", args: ["nail", 9] }], { nail: "Item" });
+  const model = {
+    unmet: () => [],
+    // Fetching adds the amount to the stock.
+    predict: (_f: FactView, action: string) => {
+      const m = /^fetch (\d+) (\w+)$/.exec(action)!;
+      return { add: [{ pred: "stock", args: [m[2], Number(m[1])] }], remove: [] };
+    },
+  };
+  const nine = (f: FactView) => f.query("stock", ["nail", null]).some((a) => a.args[1] === 9);
+  assert.deepEqual(findPrimitivePlan(vocab, facts, model, ["nail"], nine), ["fetch 9 nail"]);
 });

@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
 import {
+  RecipeKnowledge,
   recipeText,
   recipeTree,
   TextCraft,
   textcraftTasks,
 } from "../../environments/textcraft/mod.ts";
+import { FactStore } from "../../runtime/fact_store.ts";
 import { RecipeBook } from "../../environments/textcraft/recipe_book.ts";
 import { idToName } from "../../environments/textcraft/names.ts";
 
@@ -298,4 +300,35 @@ Deno.test("an explicit task whose listing crafts its goal through a cycle is pla
       /cannot be crafted: it has no crafting recipe \(its recipe closes a cycle/,
     );
   }
+});
+
+Deno.test("background knowledge offers a recipe that closes a cycle after the ones that do not", async () => {
+  const shapeless = (out: string, count: number, inputs: string[]) => ({
+    type: "minecraft:crafting_shapeless",
+    ingredients: inputs.map((i) => ({ item: `minecraft:${i}` })),
+    result: { item: `minecraft:${out}`, count },
+  });
+  // Read in this order: a nugget from an ingot; an ingot from nuggets closes
+  // the cycle and is left out; an ingot from raw ore is kept.
+  const book = RecipeBook.fromFiles([
+    { name: "a_nugget.json", json: shapeless("nugget", 9, ["ingot"]) },
+    { name: "b_ingot_from_nuggets.json", json: shapeless("ingot", 1, Array(9).fill("nugget")) },
+    { name: "c_ingot.json", json: shapeless("ingot", 1, ["ore"]) },
+  ]);
+  assert.equal(book.cycleRecipes("minecraft:ingot").length, 1);
+  const answer = await new RecipeKnowledge(book).ask({
+    goal: "craft nugget",
+    skill: "craft_item",
+    args: { item: "ingot" },
+    need: "count(item) > 0",
+    diagnosis: "Could not find ingot",
+    objects: ["ingot"],
+    facts: new FactStore(),
+  });
+  const makes = answer!.add.filter((a) => a.pred === "makes").map((a) => a.args[0]);
+  const uses = (r: unknown) =>
+    answer!.add.filter((a) => a.pred === "uses" && a.args[0] === r).map((a) => a.args[1]);
+  assert.deepEqual(makes, ["recipe 1", "recipe 2"]);
+  assert.deepEqual(uses("recipe 1"), ["ore"]);
+  assert.deepEqual(uses("recipe 2"), ["nugget"]);
 });

@@ -9,8 +9,8 @@
 import type { Expr } from "../dsl/expr/ast.ts";
 import { evalExpr, valueEquals } from "../dsl/expr/eval.ts";
 import { printExpr } from "../dsl/expr/print.ts";
-import type { Value } from "../dsl/facts.ts";
-import { subtypesOf } from "../dsl/vocabulary.ts";
+import type { FactView, Value } from "../dsl/facts.ts";
+import { subtypesOf, type Vocabulary } from "../dsl/vocabulary.ts";
 import {
   type Cover,
   exactCovers,
@@ -221,7 +221,7 @@ export function intermediates(
       const value = r.value.length === 1
         ? r.value[0]
         : choose
-        ? linkedTo(ctx, ex, r.value)
+        ? linkedElement(r.value, ex.facts, ex.target, ctx.vocab)
         : undefined;
       if (value === undefined || valueEquals(value, ex.target)) break;
       if (r.value.length > 1) chosen = true;
@@ -243,22 +243,25 @@ export function intermediates(
     .slice(0, MAX_INTERMEDIATES);
 }
 
-/** The one element of `options` that an atom relates to the example's target, if exactly one. */
-function linkedTo(ctx: SynthesisContext, ex: Target, options: readonly Value[]): Value | undefined {
-  if (typeof ex.target !== "string") return undefined;
-  const linked = options.filter((o) =>
-    typeof o === "string" &&
-    Object.entries(ctx.vocab.predicates).some(([pred, decl]) =>
-      decl.params.some((_, i) =>
-        decl.params.some((_, j) => {
-          if (i === j) return false;
-          const pattern: (string | null)[] = decl.params.map(() => null);
-          pattern[i] = o;
-          pattern[j] = ex.target as string;
-          return ex.facts.query(pred, pattern).length > 0;
-        })
-      )
+/**
+ * The one element of `list` (not in `taken`) that a fact of a binary
+ * relation links to `object`, either way round; `undefined` when none or
+ * several are.
+ */
+export function linkedElement(
+  list: readonly Value[],
+  facts: FactView,
+  object: Value,
+  vocab: Vocabulary,
+  taken: ReadonlySet<Value> = new Set(),
+): string | undefined {
+  if (typeof object !== "string") return undefined;
+  const linked = list.filter((e) =>
+    !taken.has(e) && typeof e === "string" &&
+    Object.entries(vocab.predicates).some(([pred, decl]) =>
+      decl.params.length === 2 &&
+      (facts.has({ pred, args: [object, e] }) || facts.has({ pred, args: [e, object] }))
     )
   );
-  return linked.length === 1 ? linked[0] : undefined;
+  return linked.length === 1 ? linked[0] as string : undefined;
 }

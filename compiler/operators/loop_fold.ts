@@ -15,6 +15,7 @@ import { isAssignable, own, type Vocabulary } from "../../dsl/vocabulary.ts";
 import { parseExpr } from "../../dsl/expr/parse.ts";
 import type { Instance, Item, StepRef } from "../instances.ts";
 import { type Binding, synthesizeBinding } from "../bind.ts";
+import { linkedElement } from "../_bind_parts.ts";
 import { originalOf } from "../copies.ts";
 import type { Segment } from "../segment.ts";
 import { conjunction, constantCount, exprSize } from "../_synth_expr.ts";
@@ -164,14 +165,7 @@ export function relatedElement(
   taken: ReadonlySet<Value>,
 ): string | number {
   if (list.includes(object)) return object;
-  const linked = list.filter((e) =>
-    !taken.has(e) && typeof e === "string" && typeof object === "string" &&
-    Object.entries(vocab.predicates).some(([pred, decl]) =>
-      decl.params.length === 2 &&
-      (facts.has({ pred, args: [object, e] }) || facts.has({ pred, args: [e, object] }))
-    )
-  );
-  return linked.length === 1 ? linked[0] as string : object;
+  return linkedElement(list, facts, object, vocab, taken) ?? object;
 }
 
 /**

@@ -98,9 +98,10 @@ function groundActions(vocab: Vocabulary, facts: FactView, objects: readonly str
   return out;
 }
 
-/** Numbers tried for an amount: those the facts state of the objects (`needs(r, nugget, 9)`). */
+/** Most numbers tried for an amount. */
 const MAX_NUMBERS = 4;
 
+/** Numbers tried for an amount: those the facts state of the objects (`needs(r, nugget, 9)`). */
 function numbersAbout(vocab: Vocabulary, facts: FactView, objects: readonly string[]): number[] {
   const found = new Set<number>();
   for (const [pred, decl] of Object.entries(vocab.predicates)) {

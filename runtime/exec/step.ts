@@ -56,7 +56,8 @@ export interface RunState {
   /**
    * The last `select_one` binding since the run last acted: the state
    * before it and the objects it bound so far. A call that cannot be made
-   * (a cycle) takes another of its objects instead (see `otherChoice`).
+   * (a cycle), or that failed without acting, takes another of its
+   * objects instead (see `otherChoice`).
    */
   choice?: Choice;
   /** Set by `otherChoice`: the binding at `node` takes none of `tried`. */
@@ -198,14 +199,8 @@ export function step(program: Program, state: RunState, ctx: StepContext): StepO
       let value: Value;
       if (retry !== undefined && expr.kind === "quant") {
         // Another object than those tried, in the order `select_one` takes them.
-        const all = evalExpr({ ...expr, op: "select_all" }, {
-          vocab: program.vocab,
-          facts: ctx.facts,
-          scope: s.scope,
-        });
-        if (!all.ok) return fail(s, node.id, formatExprError(all.error));
-        const rest = (Array.isArray(all.value) ? all.value : [all.value])
-          .filter((v) => !retry.some((t) => valueEquals(t, v)));
+        const rest = untried(program, expr, s.scope, ctx.facts, retry);
+        if ("error" in rest) return fail(s, node.id, rest.error);
         if (rest.length === 0) {
           return fail(
             s,
@@ -348,18 +343,27 @@ export function otherChoice(
   if (choice === undefined) return undefined;
   const expr = program.exprs.get(`${choice.node}.expr`);
   if (expr?.kind !== "quant") return undefined;
-  const all = evalExpr({ ...expr, op: "select_all" }, {
-    vocab: program.vocab,
-    facts,
-    scope: choice.before.scope,
-  });
-  if (!all.ok || !Array.isArray(all.value)) return undefined;
-  if (all.value.every((v) => choice.tried.some((t) => valueEquals(t, v)))) return undefined;
+  const rest = untried(program, expr, choice.before.scope, facts, choice.tried);
+  if ("error" in rest || rest.length === 0) return undefined;
   return {
     kind: "continue",
     state: { ...choice.before, retry: { node: choice.node, tried: choice.tried } },
     choice,
   };
+}
+
+/** What a `select_one` could bind in `scope` besides `tried`, in the order it takes them. */
+function untried(
+  program: Program,
+  expr: Extract<Expr, { kind: "quant" }>,
+  scope: Record<string, Value>,
+  facts: FactView,
+  tried: readonly Value[],
+): Value[] | { error: string } {
+  const all = evalExpr({ ...expr, op: "select_all" }, { vocab: program.vocab, facts, scope });
+  if (!all.ok) return { error: formatExprError(all.error) };
+  return (Array.isArray(all.value) ? all.value : [all.value])
+    .filter((v) => !tried.some((t) => valueEquals(t, v)));
 }
 
 function advance(

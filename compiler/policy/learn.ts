@@ -52,6 +52,7 @@ import {
   findMovers,
   type Mover,
   MoverDistances,
+  type MoverStep,
   ruleLiteralText,
 } from "./movers.ts";
 
@@ -186,6 +187,8 @@ class Learner {
   /** Computed predicates (closer literals), filled once the movers are known. */
   readonly #derived = new Map<string, Derived>();
   #movers: Mover[] = [];
+  /** The example each demonstrated state belongs to (for the expert's own step, see `#tie`). */
+  readonly #exampleOf = new Map<StateIndex, number>();
   #probeCache?: { state: StateIndex; idle: ReadonlySet<string> }[];
   readonly #idleCache = new Map<string, number>();
   readonly #signatures = new Map<PolicyExample, string>();
@@ -199,6 +202,7 @@ class Learner {
     this.#types = new TypeIndex(vocab);
     const preds = Object.keys(vocab.predicates);
     this.#index = examples.map((e) => new StateIndex(e.state, preds, this.#types, this.#derived));
+    this.#index.forEach((state, i) => this.#exampleOf.set(state, i));
     const changed = new Set<string>();
     for (const g of traces) {
       for (const s of g.steps) {
@@ -240,6 +244,7 @@ class Learner {
     this.#findMovers(
       new Map([...actions].map((action) => [action, this.#base(action, true)])),
     );
+    this.#agreeOnMoves(bases, variants);
     while (remaining.length > 0) {
       if (this.#work > this.#maxWork) {
         this.#explain?.(`policy: the search's work budget (${this.#maxWork}) is spent`);
@@ -295,12 +300,69 @@ class Learner {
         `${CLOSER}${m}`,
         (state, [a, b, t]) => distances.closer(state, a, b, t),
       );
+      // Whether the expert's own step in this demonstrated state brought
+      // the mover closer to `t`.
+      this.#derived.set(`${EXPERT_CLOSER}${m}`, (state, [t]) => {
+        const i = this.#exampleOf.get(state);
+        if (i === undefined) return false;
+        const e = this.examples[i];
+        const step = mover.steps.find((s) => s.action === e.action);
+        return step !== undefined && distances.closer(state, e.args[step.to], e.args[step.from], t);
+      });
       this.#explain?.(
         `policy: ${mover.steps.map((s) => s.action).join(", ")} move ${mover.key} along ${
           distanceText(mover, "a", "b")
         }`,
       );
     });
+  }
+
+  /**
+   * Keeps of the observed preconditions of a mover's actions what they
+   * agree on about the two places (as `agreeOnSteps` does for the graph):
+   * `not is_goal(to)`, which three directions showed and the one that
+   * reached the goal did not, was chance, and would keep three of the four
+   * directions off the goal.
+   */
+  #agreeOnMoves(bases: Map<string, Conjunction>, variants: ReadonlyMap<string, string>): void {
+    for (const mover of this.#movers) {
+      // The bases of the mover's actions (an action learned per type has one per type).
+      const steps: { key: string; step: MoverStep }[] = [];
+      for (const key of bases.keys()) {
+        const step = mover.steps.find((s) => s.action === (variants.get(key) ?? key));
+        if (step) steps.push({ key, step });
+      }
+      if (new Set(steps.map((s) => s.step.action)).size < 2) continue;
+      const plain = (l: Literal, s: MoverStep) =>
+        l.none === undefined && l.args.every((a) => a === s.from || a === s.to)
+          ? `${l.negated ? "!" : ""}${l.pred}(${l.args.map((a) => a === s.from ? 0 : 1)})`
+          : undefined;
+      // Which of the mover's actions, and how many of their bases, have each literal about the two places.
+      const holders = new Map<string, Set<string>>();
+      const bearers = new Map<string, number>();
+      for (const { key, step } of steps) {
+        for (const l of bases.get(key)!.literals) {
+          const k = plain(l, step);
+          if (k === undefined) continue;
+          if (!holders.has(k)) holders.set(k, new Set());
+          holders.get(k)!.add(step.action);
+          bearers.set(k, (bearers.get(k) ?? 0) + 1);
+        }
+      }
+      for (const { key, step } of steps) {
+        const base = bases.get(key)!;
+        const literals = base.literals.filter((l) => {
+          const k = plain(l, step);
+          if (k === undefined) return true;
+          const joins = l.args.includes(step.from) && l.args.includes(step.to);
+          return (holders.get(k)!.size === 1 && joins) || bearers.get(k) === steps.length;
+        });
+        if (literals.length === base.literals.length) continue;
+        const agreed = { types: base.types, literals };
+        this.#params.set(agreed, base.types.length);
+        bases.set(key, agreed);
+      }
+    }
   }
 
   /**
@@ -615,7 +677,8 @@ class Learner {
           // A literal that takes no decision away and narrows no choice only
           // makes the rule longer.
           const same = scored.pos.length === parent.pos.length &&
-            scored.fires.length === parent.fires.length;
+            scored.fires.length === parent.fires.length &&
+            scored.neg.length === parent.neg.length;
           if (same && (parent.cost === undefined || scored.cost! >= parent.cost)) {
             // Unless it ties a parameter to something more (a new
             // variable: the goal of the ball picked up) and so keeps the
@@ -656,10 +719,36 @@ class Learner {
         pos.push(i);
       } else if (satisfiable(condition, state)) {
         fires.push(i);
-        neg.push(i);
+        if (!this.#tie(condition, state)) {
+          neg.push(i);
+        }
       }
     }
     return { condition, keys, fires, pos, neg };
+  }
+
+  /**
+   * Whether a rule that fires where the expert did something else chose as
+   * well as the expert: the rule moves something closer to a target, and
+   * the expert's own step, of the same mover, brought it closer to that
+   * target too. Of two ways towards a place that are equally short (right
+   * then up, or up then right) the expert takes one; a rule taking the
+   * other is no worse, and without this no rule about distance would be
+   * consistent with a demonstration on a grid.
+   */
+  #tie(condition: Conjunction, state: StateIndex): boolean {
+    const ties: Literal[] = condition.literals.filter((l) =>
+      !l.negated && l.pred.startsWith(CLOSER)
+    ).map((l) => ({
+      pred: `${EXPERT_CLOSER}${l.pred.slice(CLOSER.length)}`,
+      args: [l.args[2]],
+      negated: false,
+    }));
+    if (ties.length === 0) return false;
+    return satisfiable(
+      { types: condition.types, literals: [...condition.literals, ...ties] },
+      state,
+    );
   }
 
   /**
@@ -844,6 +933,9 @@ class Learner {
     return [...out];
   }
 }
+
+/** The prefix of the computed predicate "the expert's step brought the mover closer to t". */
+const EXPERT_CLOSER = "expert_closer:";
 
 /** Decisions of the action, and others, a rule search looks at (see `sampled`). */
 const SAMPLE_OWN = 60;

@@ -104,6 +104,16 @@ export function pddlTyping(domain: PddlDomain, problems: readonly PddlProblem[])
       kindOf.set(o, kinds[0]);
     }
   }
+  // An object one problem gives a kind and another declares without it (the
+  // goal cell of one maze is an ordinary cell of the next) has no kind: the
+  // predicate says something of the problem, not of the object.
+  for (const p of problems) {
+    const here = new Set(p.init.filter((a) => candidates.includes(a.pred)).map((a) => a.args[0]));
+    for (const o of p.objects) {
+      const kind = kindOf.get(o.name);
+      if (kind !== undefined && !here.has(o.name)) rejected.add(kind);
+    }
+  }
   const taken = new Set([...Object.keys(domain.types), "object"].map((t) => typeName(t)));
   /** A capitalised type name for `base` no other type has. */
   const fresh = (base: string, suffix: string) => {

@@ -41,7 +41,8 @@ export function policySkill(
 ): Skill {
   const nodes: Node[] = [];
   const edges: Edge[] = [];
-  const text = (l: Literal, names: readonly string[]) => ruleLiteralText(l, names, policy.movers);
+  const text = (l: Literal, names: readonly string[]) =>
+    ruleLiteralText(l, names, policy.movers, policy.chains);
   const head = (i: number) => i < policy.rules.length ? `rule_${i + 1}` : "stuck";
   // A variable keeps one type in the shared scope: a name another rule
   // binds with another type gets a suffix.
@@ -61,7 +62,7 @@ export function policySkill(
       id,
       kind: "check",
       cond: existentialText(rule.condition, names, 0, text),
-      doc: `Rule ${i + 1}: ${ruleText(rule, vocab, policy.movers)}`,
+      doc: `Rule ${i + 1}: ${ruleText(rule, vocab, policy.movers, policy.chains)}`,
     });
     const vars = decl.params.map((p, k) => scopeName(p.name, rule.condition.types[k]));
     let prev = id;

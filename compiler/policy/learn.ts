@@ -55,6 +55,7 @@ import {
   type MoverStep,
   ruleLiteralText,
 } from "./movers.ts";
+import { type Chain, findChains, SETTLED, settled } from "./settled.ts";
 
 /** One demonstrated decision: the state and the expert's action in it. */
 export interface PolicyExample {
@@ -90,6 +91,8 @@ export interface Policy {
   examples: number;
   /** The movers closer literals refer to (`closer:<index>`). */
   movers: Mover[];
+  /** The chains settled literals refer to (`settled:<index>`). */
+  chains: Chain[];
 }
 
 /** Limits of {@linkcode learnPolicy}. */
@@ -187,6 +190,7 @@ class Learner {
   /** Computed predicates (closer literals), filled once the movers are known. */
   readonly #derived = new Map<string, Derived>();
   #movers: Mover[] = [];
+  #chains: Chain[] = [];
   /** The example each demonstrated state belongs to (for the expert's own step, see `#tie`). */
   readonly #exampleOf = new Map<StateIndex, number>();
   #probeCache?: { state: StateIndex; idle: ReadonlySet<string> }[];
@@ -245,6 +249,13 @@ class Learner {
       new Map([...actions].map((action) => [action, this.#base(action, true)])),
     );
     this.#agreeOnMoves(bases, variants);
+    this.#chains = findChains(this.vocab, this.#types, this.#index);
+    this.#chains.forEach((chain, c) => {
+      this.#derived.set(`${SETTLED}${c}`, (state, [x]) => settled(chain, state, x));
+      this.#explain?.(
+        `policy: ${chain.pred} chains objects; settled(x) says nothing below x is misplaced`,
+      );
+    });
     while (remaining.length > 0) {
       if (this.#work > this.#maxWork) {
         this.#explain?.(`policy: the search's work budget (${this.#maxWork}) is spent`);
@@ -266,7 +277,7 @@ class Learner {
       rules.push(rule);
       this.#explain?.(
         `policy rule ${rules.length}: ${
-          ruleText(rule, this.vocab, this.#movers)
+          ruleText(rule, this.vocab, this.#movers, this.#chains)
         } (takes ${rule.covers} of the ${remaining.length} decisions left)`,
       );
       const fired = new Set(best.fires);
@@ -281,7 +292,13 @@ class Learner {
         } at step ${first.step + 1} of trace ${first.trace + 1})`,
       );
     }
-    return { rules, uncovered, examples: this.examples.length, movers: this.#movers };
+    return {
+      rules,
+      uncovered,
+      examples: this.examples.length,
+      movers: this.#movers,
+      chains: this.#chains,
+    };
   }
 
   /** The movers of the demonstrated actions, and their closer literals as computed predicates. */
@@ -319,7 +336,7 @@ class Learner {
 
   /**
    * Keeps of the observed preconditions of a mover's actions what they
-   * agree on about the two places (as `agreeOnSteps` does for the graph):
+   * agree on about the two places' static features (as `agreeOnSteps` does for the graph):
    * `not is_goal(to)`, which three directions showed and the one that
    * reached the goal did not, was chance, and would keep three of the four
    * directions off the goal.
@@ -333,8 +350,11 @@ class Learner {
         if (step) steps.push({ key, step });
       }
       if (new Set(steps.map((s) => s.step.action)).size < 2) continue;
+      // Only what is static (the map's features, which a few demonstrations
+      // sample by chance); what the actions need of the state stays.
       const plain = (l: Literal, s: MoverStep) =>
-        l.none === undefined && l.args.every((a) => a === s.from || a === s.to)
+        l.none === undefined && this.#static.has(l.pred) &&
+          l.args.every((a) => a === s.from || a === s.to)
           ? `${l.negated ? "!" : ""}${l.pred}(${l.args.map((a) => a === s.from ? 0 : 1)})`
           : undefined;
       // Which of the mover's actions, and how many of their bases, have each literal about the two places.
@@ -416,7 +436,10 @@ class Learner {
       // A static relation that does not hold is, in a few small
       // demonstrations, more likely chance than a precondition.
       const chance = lit.negated && lit.args.length > 1;
-      const kept = consumed || (this.#static.has(lit.pred) && !chance) ||
+      // What the goal asks is no precondition: the demonstrations' goals
+      // asking it of the objects acted on is what a rule may learn.
+      const goal = this.#goalPreds.includes(lit.pred);
+      const kept = consumed || (this.#static.has(lit.pred) && !chance && !goal) ||
         (persistent && !lit.negated && !this.#static.has(lit.pred));
       if (kept) literals.push(lit);
     }
@@ -610,6 +633,17 @@ class Learner {
     }
     const n = c.types.length;
     const params = this.#params.get(c) ?? n;
+    this.#chains.forEach((chain, k) => {
+      c.types.forEach((vt, v) => {
+        if (!this.#types.fits(vt, chain.type) && !this.#types.fits(chain.type, vt)) return;
+        for (const negated of [false, true]) {
+          this.#pendingExtensions.push({
+            literals: [{ pred: `${SETTLED}${k}`, args: [v], negated }],
+            newTypes: [],
+          });
+        }
+      });
+    });
     this.#movers.forEach((mover, m) => {
       for (const step of mover.steps.filter((s) => s.action === action)) {
         const closer = (t: number): Literal => ({
@@ -804,7 +838,16 @@ class Learner {
     for (const s of top) {
       s.cost = s.cost! + IDLE_BITS * this.#idleShare(s.condition, params);
     }
-    return top.sort((a, b) => a.cost! - b.cost! || b.pos.length - a.pos.length)[0];
+    top.sort((a, b) => a.cost! - b.cost! || b.pos.length - a.pos.length);
+    // Of rules that say as much about the same decisions, the one that acts
+    // in more of the demonstrated states says it more generally
+    // (`not settled(x)` rather than `goal_on(y, x)`, which only the
+    // demonstrations' reversals of a tower made the same).
+    const tied = top.filter((s) => s.cost === top[0]?.cost && s.pos.length === top[0].pos.length);
+    if (tied.length < 2) return top[0];
+    const reach = (s: Scored) =>
+      this.#probes.filter((p) => satisfiable(s.condition, p.state)).length;
+    return tied.map((s) => ({ s, r: reach(s) })).sort((a, b) => b.r - a.r)[0].s;
   }
 
   /**
@@ -879,7 +922,14 @@ class Learner {
         // The same state with the goal no longer asking anything of one of
         // the objects it asks for: that object is now idle too (a ball no
         // goal mentions must not be picked up).
-        for (const o of this.#goalSubjects(g.states[i]).slice(0, UNGOALED_PER_PROBE)) {
+        // (An object another goal atom names, as where to put something,
+        // still plays a part.)
+        const named = (o: string) =>
+          this.#goalPreds.some((pred) =>
+            g.states[i].query(pred, []).some((a) => a.args.indexOf(o) > 0)
+          );
+        const subjects = this.#goalSubjects(g.states[i]).filter((o) => !named(o));
+        for (const o of subjects.slice(0, UNGOALED_PER_PROBE)) {
           const without = g.states[i].clone();
           for (const pred of this.#goalPreds) {
             for (
@@ -1044,10 +1094,11 @@ export function ruleText(
   rule: PolicyRule,
   vocab: Vocabulary,
   movers: readonly Mover[] = [],
+  chains: readonly Chain[] = [],
 ): string {
   const names = ruleVariables(rule, vocab);
   const params = vocab.actions[rule.action].params.length;
-  const cond = rule.condition.literals.map((l) => ruleLiteralText(l, names, movers)).join(
+  const cond = rule.condition.literals.map((l) => ruleLiteralText(l, names, movers, chains)).join(
     " and ",
   );
   return `${rule.action}(${names.slice(0, params).join(", ")}) if ${cond || "true"}`;

@@ -23,6 +23,7 @@ import {
   literalText,
   type StateIndex,
 } from "./conjunction.ts";
+import { type Chain, SETTLED, settledText } from "./settled.ts";
 
 /** The prefix of a closer literal's predicate: `closer:<mover>` with arguments (a, b, t). */
 export const CLOSER = "closer:";
@@ -247,12 +248,20 @@ export function distanceText(mover: Mover, a: string, b: string): string {
   return `distance(u, v: ${mover.type}, ${text}, ${a}, ${b})`;
 }
 
-/** The text of a rule literal, a closer literal as a comparison of distances. */
+/**
+ * The text of a rule literal: a closer literal as a comparison of
+ * distances, a settled one as what it means (see `settled.ts`).
+ */
 export function ruleLiteralText(
   l: Literal,
   names: readonly string[],
   movers: readonly Mover[],
+  chains: readonly Chain[] = [],
 ): string {
+  if (l.pred.startsWith(SETTLED)) {
+    const text = settledText(chains[Number(l.pred.slice(SETTLED.length))], names[l.args[0]], names);
+    return l.negated ? `not ${text}` : text;
+  }
   if (!l.pred.startsWith(CLOSER)) return literalText(l, names);
   const mover = movers[Number(l.pred.slice(CLOSER.length))];
   const [a, b, t] = l.args.map((x) => names[x]);

@@ -1,0 +1,121 @@
+/**
+ * Settled objects: what lets a policy build a structure the goal describes
+ * from the bottom up. A relation the goal asks for that chains objects
+ * (`on(a, b)`, `on(b, c)`: stacks, nestings, trains) gives each object a
+ * recursive property: it is **settled** when neither it nor anything below
+ * it in the chain stands otherwise than the goal asks (`goal_on(z, w)` and
+ * not `on(z, w)`). The generalised-planning notion of a well-placed block,
+ * for any such relation: "stack `x` on `y` if `y` is settled", "take `x`
+ * off if it is not", which no conjunction of a few literals can say.
+ *
+ * In the expression language a settled `x` is: no `z` that `x` reaches
+ * along the relation (a `distance` shorter than there are objects) is
+ * misplaced.
+ *
+ * @module
+ */
+import { parseExpr } from "../../dsl/expr/parse.ts";
+import type { Vocabulary } from "../../dsl/vocabulary.ts";
+import type { StateIndex, TypeIndex } from "./conjunction.ts";
+
+/** The prefix of a settled literal's predicate: `settled:<index>` with one argument. */
+export const SETTLED = "settled:";
+
+/** A relation the goal asks for that chains objects, and its goal predicate. */
+export interface Chain {
+  /** The relation (`on`). */
+  pred: string;
+  /** The goal's predicate for it (`goal_on`), with the same arguments. */
+  goal: string;
+  /** The type of the objects that stand on others (the relation's first argument). */
+  type: string;
+  /** The type of what the goal asks them to stand on. */
+  below: string;
+}
+
+/**
+ * The chains of a vocabulary: binary relations with a landmark conditioned
+ * on a goal atom of the same arguments (`when: goal_on(a0, a1)`), whose two
+ * first argument's objects can stand on each other, and which chain objects in some of `states` (an
+ * object stands on something and something stands on it).
+ */
+export function findChains(
+  vocab: Vocabulary,
+  types: TypeIndex,
+  states: readonly StateIndex[],
+): Chain[] {
+  const out: Chain[] = [];
+  for (const l of vocab.landmarks ?? []) {
+    if (l.on !== "add" || l.when === undefined) continue;
+    const decl = vocab.predicates[l.pred];
+    if (decl?.params.length !== 2) continue;
+    const when = parseExpr(l.when);
+    if (!when.ok || when.value.kind !== "call") continue;
+    const { name, args } = when.value;
+    const sameArgs = args.length === 2 &&
+      args.every((a, i) => a.kind === "var" && a.name === `a${i}`);
+    if (!sameArgs || vocab.predicates[name]?.params.length !== 2) continue;
+    const [type, b] = decl.params;
+    if (!types.fits(type, b) || out.some((c) => c.pred === l.pred)) continue;
+    const chains = states.some((s) => {
+      const atoms = s.atoms(l.pred, [undefined, undefined]);
+      const below = new Set(atoms.map((x) => x[1]));
+      return atoms.some((x) => below.has(x[0]));
+    });
+    if (chains) {
+      out.push({ pred: l.pred, goal: name, type, below: vocab.predicates[name].params[1] });
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether `x` is settled along `chain` in `state` (see the module doc),
+ * memoised per state.
+ */
+export function settled(chain: Chain, state: StateIndex, x: string): boolean {
+  let memo = memos.get(state)?.get(chain);
+  if (!memo) {
+    if (!memos.has(state)) memos.set(state, new Map());
+    memos.get(state)!.set(chain, memo = new Map());
+  }
+  const visit = (z: string): boolean => {
+    const known = memo!.get(z);
+    if (known !== undefined) return known;
+    // A cycle is no foundation.
+    memo!.set(z, false);
+    const misplaced = state.atoms(chain.goal, [z, undefined]).some(([, w]) =>
+      !state.has(chain.pred, [z, w])
+    );
+    const v = !misplaced && state.atoms(chain.pred, [z, undefined]).every(([, w]) => visit(w));
+    memo!.set(z, v);
+    return v;
+  };
+  return visit(x);
+}
+
+const memos = new WeakMap<StateIndex, Map<Chain, Map<string, boolean>>>();
+
+/**
+ * The expression of "`x` is settled along `chain`", `x` a variable name
+ * (of any type: what does not stand on anything is settled); `taken` are
+ * names the expression must not rebind.
+ */
+export function settledText(chain: Chain, x: string, taken: readonly string[]): string {
+  const [k, z, w, u, v, n] = fresh(["k", "z", "w", "u", "v", "n"], [...taken, x]);
+  const t = chain.type;
+  const reaches =
+    `distance(${u}, ${v}: ${t}, ${chain.pred}(${v}, ${u}), ${z}, ${k}) < len(select_all(${n}: ${t}, true))`;
+  const misplaced =
+    `exists(${w}: ${chain.below}, ${chain.goal}(${z}, ${w}) and not ${chain.pred}(${z}, ${w}))`;
+  return `not exists(${k}: ${t}, ${k} == ${x} and exists(${z}: ${t}, ${reaches} and ${misplaced}))`;
+}
+
+/** Names like `wanted`, each made distinct from `taken` by a suffix. */
+function fresh(wanted: readonly string[], taken: readonly string[]): string[] {
+  return wanted.map((base) => {
+    let name = base;
+    for (let k = 2; taken.includes(name); k++) name = `${base}${k}`;
+    return name;
+  });
+}

@@ -283,6 +283,8 @@ class Learner {
       const fired = new Set(best.fires);
       remaining = remaining.filter((i) => !fired.has(i));
     }
+    this.#alignMoverRules(rules);
+    this.#settleRules(rules);
     const uncovered = remaining.map((i) => this.examples[i]);
     if (uncovered.length > 0) {
       const first = uncovered[0];
@@ -299,6 +301,90 @@ class Learner {
       movers: this.#movers,
       chains: this.#chains,
     };
+  }
+
+  /**
+   * Gives a rule of a mover's action the reason its sibling rules have: the
+   * directions of one walk move for one reason ("closer to the goal"), but
+   * the last rules learned take the few decisions left, which no longer
+   * tell a reason from chance. A rule without a closer literal gets the
+   * closer literals (and their anchor) of a rule of another action of the
+   * same mover when, in its place in the list, it then still takes every
+   * decision it took.
+   */
+  #alignMoverRules(rules: PolicyRule[]): void {
+    rules.forEach((rule, i) => {
+      const m = this.#movers.findIndex((mv) => mv.steps.some((s) => s.action === rule.action));
+      const closer = `${CLOSER}${m}`;
+      if (m < 0 || rule.condition.literals.some((l) => l.pred === closer)) return;
+      const siblings = rules.filter((r) =>
+        r.action !== rule.action && this.#movers[m].steps.some((s) => s.action === r.action) &&
+        r.condition.literals.some((l) => l.pred === closer)
+      );
+      if (siblings.length === 0) return;
+      const reasons = new Set(siblings.flatMap((r) => r.condition.literals.map(literalKey)));
+      const reaching = this.#reaching(rules, i);
+      const before = this.#score(rule.condition, rule.action, reaching);
+      this.#params.set(rule.condition, this.vocab.actions[rule.action].params.length);
+      for (const ext of this.#extensions(rule.condition, rule.action)) {
+        if (!ext.literals.some((l) => l.pred === closer)) continue;
+        if (!ext.literals.every((l) => reasons.has(literalKey(l)))) continue;
+        const condition: Conjunction = {
+          types: [...rule.condition.types, ...ext.newTypes],
+          literals: [...rule.condition.literals, ...ext.literals],
+        };
+        const after = this.#score(condition, rule.action, reaching);
+        if (after.pos.length === before.pos.length && after.neg.length === 0) {
+          rules[i] = { ...rule, condition };
+          this.#explain?.(
+            `policy rule ${i + 1} moves for its siblings' reason: ${
+              ruleText(rules[i], this.vocab, this.#movers, this.#chains)
+            }`,
+          );
+          return;
+        }
+      }
+    });
+  }
+
+  /** The demonstrated decisions no rule before the `i`th acts in. */
+  #reaching(rules: readonly PolicyRule[], i: number): number[] {
+    return this.examples.map((_, k) => k).filter((k) =>
+      rules.slice(0, i).every((r) => !satisfiable(r.condition, this.#index[k]))
+    );
+  }
+
+  /**
+   * Says of each rule's objects whether they are settled where every
+   * decision it takes agrees (`stack(x, y)` only on a settled `y`, as the
+   * expert always did): a few small demonstrations seldom show the states
+   * where it matters, and the shorter rule would build on what must move.
+   * The rule then takes the same decisions and acts in no more states.
+   */
+  #settleRules(rules: PolicyRule[]): void {
+    if (this.#chains.length === 0) return;
+    rules.forEach((rule, i) => {
+      const reaching = this.#reaching(rules, i);
+      const taken = this.#score(rule.condition, rule.action, reaching).pos.length;
+      const params = this.vocab.actions[rule.action].params.length;
+      this.#chains.forEach((chain, c) => {
+        const pred = `${SETTLED}${c}`;
+        for (let v = 0; v < params; v++) {
+          const vt = rule.condition.types[v];
+          if (!this.#types.fits(vt, chain.type) && !this.#types.fits(chain.type, vt)) continue;
+          if (rule.condition.literals.some((l) => l.pred === pred && l.args[0] === v)) continue;
+          for (const negated of [false, true]) {
+            const condition: Conjunction = {
+              types: rule.condition.types,
+              literals: [...rule.condition.literals, { pred, args: [v], negated }],
+            };
+            if (this.#score(condition, rule.action, reaching).pos.length !== taken) continue;
+            rule = rules[i] = { ...rule, condition };
+            break;
+          }
+        }
+      });
+    });
   }
 
   /** The movers of the demonstrated actions, and their closer literals as computed predicates. */

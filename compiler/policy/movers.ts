@@ -259,8 +259,8 @@ export function ruleLiteralText(
   chains: readonly Chain[] = [],
 ): string {
   if (l.pred.startsWith(SETTLED)) {
-    const text = settledText(chains[Number(l.pred.slice(SETTLED.length))], names[l.args[0]], names);
-    return l.negated ? `not ${text}` : text;
+    const chain = chains[Number(l.pred.slice(SETTLED.length))];
+    return settledText(chain, names[l.args[0]], names, l.negated);
   }
   if (!l.pred.startsWith(CLOSER)) return literalText(l, names);
   const mover = movers[Number(l.pred.slice(CLOSER.length))];

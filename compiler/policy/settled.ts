@@ -3,8 +3,9 @@
  * from the bottom up. A relation the goal asks for that chains objects
  * (`on(a, b)`, `on(b, c)`: stacks, nestings, trains) gives each object a
  * recursive property: it is **settled** when neither it nor anything below
- * it in the chain stands otherwise than the goal asks (`goal_on(z, w)` and
- * not `on(z, w)`). The generalised-planning notion of a well-placed block,
+ * it in the chain stands otherwise than the goal asks: not on what the goal
+ * puts it on (`goal_on(z, w)` and not `on(z, w)`), or on what the goal
+ * puts another on. The generalised-planning notion of a well-placed block,
  * for any such relation: "stack `x` on `y` if `y` is settled", "take `x`
  * off if it is not", which no conjunction of a few literals can say.
  *
@@ -35,9 +36,10 @@ export interface Chain {
 
 /**
  * The chains of a vocabulary: binary relations with a landmark conditioned
- * on a goal atom of the same arguments (`when: goal_on(a0, a1)`), whose two
- * first argument's objects can stand on each other, and which chain objects in some of `states` (an
- * object stands on something and something stands on it).
+ * on a goal atom of the same arguments (`when: goal_on(a0, a1)`), whose
+ * first argument's objects can stand on each other, which chain objects in
+ * some of `states` (an object stands on something and something stands on
+ * it) and in none put two on one.
  */
 export function findChains(
   vocab: Vocabulary,
@@ -62,7 +64,12 @@ export function findChains(
       const below = new Set(atoms.map((x) => x[1]));
       return atoms.some((x) => below.has(x[0]));
     });
-    if (chains) {
+    // One on another: nothing holds two.
+    const single = states.every((s) => {
+      const below = s.atoms(l.pred, [undefined, undefined]).map((x) => x[1]);
+      return new Set(below).size === below.length;
+    });
+    if (chains && single) {
       out.push({ pred: l.pred, goal: name, type, below: vocab.predicates[name].params[1] });
     }
   }
@@ -84,9 +91,12 @@ export function settled(chain: Chain, state: StateIndex, x: string): boolean {
     if (known !== undefined) return known;
     // A cycle is no foundation.
     memo!.set(z, false);
-    const misplaced = state.atoms(chain.goal, [z, undefined]).some(([, w]) =>
-      !state.has(chain.pred, [z, w])
-    );
+    // Not where the goal wants it, or where the goal wants another.
+    const misplaced =
+      state.atoms(chain.goal, [z, undefined]).some(([, w]) => !state.has(chain.pred, [z, w])) ||
+      state.atoms(chain.pred, [z, undefined]).some(([, w]) =>
+        state.atoms(chain.goal, [undefined, w]).some(([y]) => y !== z)
+      );
     const v = !misplaced && state.atoms(chain.pred, [z, undefined]).every(([, w]) => visit(w));
     memo!.set(z, v);
     return v;
@@ -98,17 +108,27 @@ const memos = new WeakMap<StateIndex, Map<Chain, Map<string, boolean>>>();
 
 /**
  * The expression of "`x` is settled along `chain`", `x` a variable name
- * (of any type: what does not stand on anything is settled); `taken` are
- * names the expression must not rebind.
+ * (of any type: what does not stand on anything is settled), or with
+ * `negated` of "`x` is not settled"; `taken` are names the expression must
+ * not rebind.
  */
-export function settledText(chain: Chain, x: string, taken: readonly string[]): string {
-  const [k, z, w, u, v, n] = fresh(["k", "z", "w", "u", "v", "n"], [...taken, x]);
+export function settledText(
+  chain: Chain,
+  x: string,
+  taken: readonly string[],
+  negated = false,
+): string {
+  const [k, z, w, y, u, v, n] = fresh(["k", "z", "w", "y", "u", "v", "n"], [...taken, x]);
   const t = chain.type;
   const reaches =
     `distance(${u}, ${v}: ${t}, ${chain.pred}(${v}, ${u}), ${z}, ${k}) < len(select_all(${n}: ${t}, true))`;
-  const misplaced =
-    `exists(${w}: ${chain.below}, ${chain.goal}(${z}, ${w}) and not ${chain.pred}(${z}, ${w}))`;
-  return `not exists(${k}: ${t}, ${k} == ${x} and exists(${z}: ${t}, ${reaches} and ${misplaced}))`;
+  const elsewhere = `${chain.goal}(${z}, ${w}) and not ${chain.pred}(${z}, ${w})`;
+  const inTheWay =
+    `${chain.pred}(${z}, ${w}) and exists(${y}: ${t}, ${chain.goal}(${y}, ${w}) and ${y} != ${z})`;
+  const misplaced = `exists(${w}: ${chain.below}, (${elsewhere}) or (${inTheWay}))`;
+  const unsettled =
+    `exists(${k}: ${t}, ${k} == ${x} and exists(${z}: ${t}, ${reaches} and ${misplaced}))`;
+  return negated ? unsettled : `not ${unsettled}`;
 }
 
 /** Names like `wanted`, each made distinct from `taken` by a suffix. */

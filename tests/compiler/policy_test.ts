@@ -1,0 +1,223 @@
+// Decision lists learned from a few small demonstrations, on domains written
+// here: a walk through a walled grid (distances, and the ties between equally
+// short ways) and stacking blocks (settled objects, built from the bottom up).
+import assert from "node:assert/strict";
+import { pddlKit } from "../../environments/pddl/kit.ts";
+import { pddlTyping } from "../../environments/pddl/vocabulary.ts";
+import { parseDomain, parseProblem } from "../../environments/pddl/parse.ts";
+import { generateExpertTraces } from "../../runtime/eval/expert_traces.ts";
+import { type EnvironmentKit, withEnvOptions } from "../../runtime/environment.ts";
+import { compileTraces } from "../../compiler/compile.ts";
+import { compileSkills } from "../../runtime/store/library.ts";
+import { runAgent } from "../../runtime/agent/mod.ts";
+import { drainAgent } from "../runtime/_agent_fixtures.ts";
+
+const LEARNED = { rules: "learned" };
+
+/** An agent walks a grid of cells, some of them walls; a goal cell is marked. */
+const WALK_DOMAIN = `
+(define (domain walk)
+  (:requirements :strips :typing)
+  (:types agent cell)
+  (:predicates (at ?a - agent ?c - cell) (open ?c - cell) (marked ?c - cell)
+    (north ?c - cell ?d - cell) (south ?c - cell ?d - cell)
+    (east ?c - cell ?d - cell) (west ?c - cell ?d - cell))
+  (:action go-north :parameters (?a - agent ?from - cell ?to - cell)
+    :precondition (and (at ?a ?from) (north ?from ?to) (open ?to))
+    :effect (and (not (at ?a ?from)) (at ?a ?to)))
+  (:action go-south :parameters (?a - agent ?from - cell ?to - cell)
+    :precondition (and (at ?a ?from) (south ?from ?to) (open ?to))
+    :effect (and (not (at ?a ?from)) (at ?a ?to)))
+  (:action go-east :parameters (?a - agent ?from - cell ?to - cell)
+    :precondition (and (at ?a ?from) (east ?from ?to) (open ?to))
+    :effect (and (not (at ?a ?from)) (at ?a ?to)))
+  (:action go-west :parameters (?a - agent ?from - cell ?to - cell)
+    :precondition (and (at ?a ?from) (west ?from ?to) (open ?to))
+    :effect (and (not (at ?a ?from)) (at ?a ?to))))
+`;
+
+/** A walk problem from a map: `#` a wall, `A` the agent, `G` the goal cell. */
+function walkProblem(name: string, map: string[]): string {
+  const cells: string[] = [];
+  const init: string[] = [];
+  let goal = "";
+  const cell = (r: number, c: number) => `c${r}-${c}`;
+  map.forEach((row, r) => {
+    [...row].forEach((ch, c) => {
+      cells.push(cell(r, c));
+      if (ch !== "#") init.push(`(open ${cell(r, c)})`);
+      if (ch === "A") init.push(`(at me ${cell(r, c)})`);
+      if (ch === "G") {
+        goal = cell(r, c);
+        init.push(`(marked ${goal})`);
+      }
+      if (r > 0) init.push(`(north ${cell(r, c)} ${cell(r - 1, c)})`);
+      if (r + 1 < map.length) init.push(`(south ${cell(r, c)} ${cell(r + 1, c)})`);
+      if (c > 0) init.push(`(west ${cell(r, c)} ${cell(r, c - 1)})`);
+      if (c + 1 < row.length) init.push(`(east ${cell(r, c)} ${cell(r, c + 1)})`);
+    });
+  });
+  return `(define (problem ${name}) (:domain walk)
+  (:objects me - agent ${cells.join(" ")} - cell)
+  (:init ${init.join(" ")})
+  (:goal (at me ${goal})))`;
+}
+
+/** Induces a library from the kit's `demos` and runs it on `tests`, with the rules learned. */
+async function induceAndRun(kit: EnvironmentKit, demos: string[], tests: string[]) {
+  const traces = await generateExpertTraces(kit, demos.map((id) => ({ id })), {
+    envOptions: LEARNED,
+  });
+  const learned = withEnvOptions(kit, LEARNED);
+  const compiled = compileTraces(traces, learned, { policy: true });
+  const library = compileSkills(
+    compiled.skills.map((s) => ({ data: s, source: s.name })),
+    kit.vocabulary,
+  );
+  const results = [];
+  for (const id of tests) {
+    const { result } = await drainAgent(runAgent({
+      env: kit.create(LEARNED),
+      kit: learned,
+      library,
+      templates: compiled.templates,
+      actionModel: compiled.actionModel,
+      task: { id },
+      maxActions: 200,
+    }));
+    results.push(result);
+  }
+  const policy = compiled.skills.find((s) => s.name.startsWith("policy_"));
+  return { results, policy: JSON.stringify(policy) };
+}
+
+Deno.test("a walk learned on three small grids heads for the goal on a larger one, through its walls", async () => {
+  const maps: Record<string, string[]> = {
+    // Each short way to the goal is one of several as short: the expert takes
+    // one, and a rule taking another is as good.
+    p1: ["...#G", ".#.#.", ".#...", "A#.#.", "....."],
+    p2: ["....A", ".###.", "...#.", "G#..."],
+    p3: ["G..#.", "##.#.", "...A.", ".###."],
+    big: [
+      "A....#....",
+      ".###.#.##.",
+      ".#...#..#.",
+      ".#.####.#.",
+      ".#......#.",
+      ".######.#G",
+    ],
+    back: ["G.....", "####..", "......", ".#####", "....A."],
+  };
+  const kit = pddlKit(
+    "pddl:walk",
+    WALK_DOMAIN,
+    "walk.pddl",
+    Object.entries(maps).map(([id, map]) => ({
+      id: `walk/${id}`,
+      file: `${id}.pddl`,
+      text: walkProblem(id, map),
+    })),
+    {},
+  );
+  const { results, policy } = await induceAndRun(kit, ["walk/p1", "walk/p2", "walk/p3"], [
+    "walk/big",
+    "walk/back",
+  ]);
+  assert.match(policy, /distance\(/, "the rules compare distances to the goal");
+  for (const r of results) {
+    assert.ok(r.success, r.stop);
+    assert.equal(r.plannedActions, 0);
+    assert.equal(r.invalidActions, 0);
+  }
+});
+
+Deno.test("a static unary predicate that holds of an object in one problem only is no kind of object", () => {
+  const domain = parseDomain(
+    `(define (domain tag) (:requirements :strips :typing) (:types agent cell)
+      (:predicates (at ?a - agent ?c - cell) (marked ?c - cell))
+      (:action go :parameters (?a - agent ?from - cell ?to - cell)
+        :precondition (at ?a ?from) :effect (and (not (at ?a ?from)) (at ?a ?to))))`,
+    "tag.pddl",
+  );
+  const problem = (marked: string) =>
+    parseProblem(
+      `(define (problem p) (:domain tag) (:objects me - agent a b c - cell)
+        (:init (at me a) (marked ${marked})) (:goal (at me ${marked})))`,
+      `${marked}.pddl`,
+    );
+  // Marked in every problem it is declared in, c is a kind of cell.
+  assert.deepEqual([...pddlTyping(domain, [problem("c"), problem("c")]).kinds.keys()], ["marked"]);
+  // Marked in one problem and declared unmarked in the next, the mark is the problem's.
+  assert.equal(pddlTyping(domain, [problem("c"), problem("b")]).kinds.size, 0);
+});
+
+/** Blocks stacked by one hand: the four operators. */
+const BLOCKS_DOMAIN = `
+(define (domain tower)
+  (:requirements :strips :typing)
+  (:types block)
+  (:predicates (on ?x - block ?y - block) (ontable ?x - block) (clear ?x - block)
+    (handempty) (holding ?x - block))
+  (:action pick-up :parameters (?x - block)
+    :precondition (and (clear ?x) (ontable ?x) (handempty))
+    :effect (and (not (ontable ?x)) (not (clear ?x)) (not (handempty)) (holding ?x)))
+  (:action put-down :parameters (?x - block)
+    :precondition (holding ?x)
+    :effect (and (not (holding ?x)) (clear ?x) (handempty) (ontable ?x)))
+  (:action stack :parameters (?x - block ?y - block)
+    :precondition (and (holding ?x) (clear ?y))
+    :effect (and (not (holding ?x)) (not (clear ?y)) (clear ?x) (handempty) (on ?x ?y)))
+  (:action unstack :parameters (?x - block ?y - block)
+    :precondition (and (on ?x ?y) (clear ?x) (handempty))
+    :effect (and (holding ?x) (clear ?y) (not (clear ?x)) (not (handempty)) (not (on ?x ?y)))))
+`;
+
+/** A blocks problem: towers listed top first, and the goal's towers. */
+function towerProblem(name: string, towers: string[][], goal: string[][]): string {
+  const blocks = towers.flat();
+  const init = ["(handempty)"];
+  const facts = (list: string[][], table: boolean) =>
+    list.flatMap((t) =>
+      t.map((b, i) => i + 1 < t.length ? `(on ${b} ${t[i + 1]})` : table ? `(ontable ${b})` : "")
+        .concat(table ? [`(clear ${t[0]})`] : [])
+    ).filter((f) => f !== "");
+  init.push(...facts(towers, true));
+  return `(define (problem ${name}) (:domain tower)
+  (:objects ${blocks.join(" ")} - block)
+  (:init ${init.join(" ")})
+  (:goal (and ${facts(goal, false).join(" ")})))`;
+}
+
+Deno.test("towers learned from three small problems are built from the bottom up: what stands on an unsettled block is taken off", async () => {
+  const problems: Record<string, [string[][], string[][]]> = {
+    p1: [[["a", "b", "c"]], [["c", "b", "a"]]],
+    // a must wait on the table until c is on b.
+    p2: [[["a", "b"], ["c"]], [["a", "c", "b"]]],
+    p3: [[["b", "a"], ["c"]], [["c", "a", "b"]]],
+    t1: [[["e", "a", "b"], ["c", "f", "d"]], [["a", "b", "c", "d", "e", "f"]]],
+    t2: [[["a", "b", "c", "d", "e"]], [["b", "d"], ["c", "a", "e"]]],
+    t3: [[["f", "e"], ["d", "c"], ["b", "a"]], [["e", "c", "a"], ["f", "d", "b"]]],
+  };
+  const kit = pddlKit(
+    "pddl:tower",
+    BLOCKS_DOMAIN,
+    "tower.pddl",
+    Object.entries(problems).map(([id, [towers, goal]]) => ({
+      id: `tower/${id}`,
+      file: `${id}.pddl`,
+      text: towerProblem(id, towers, goal),
+    })),
+    {},
+  );
+  const { results, policy } = await induceAndRun(kit, ["tower/p1", "tower/p2", "tower/p3"], [
+    "tower/t1",
+    "tower/t2",
+    "tower/t3",
+  ]);
+  // "x is settled": nothing at or below it stands otherwise than the goal asks.
+  assert.match(policy, /distance\(u, v: block, on\(v, u\)/);
+  for (const r of results) {
+    assert.ok(r.success, r.stop);
+    assert.equal(r.plannedActions, 0);
+  }
+});

@@ -715,8 +715,24 @@ class Learner {
         ...(lit.none !== undefined ? { none: lit.none } : {}),
         ...(lit.with !== undefined ? { with: lit.with } : {}),
       };
-      yield { literals: [literal], newTypes: lit.newType !== undefined ? [lit.newType] : [] };
+      if (lit.newType === undefined) {
+        yield { literals: [literal], newTypes: [] };
+        continue;
+      }
+      yield { literals: [literal], newTypes: [lit.newType] };
+      // With what is said of the new object alone (a passenger waiting
+      // there who is not served yet): alone, the relation may be too weak a
+      // step for the search to keep.
+      const types = [...c.types, lit.newType];
+      for (const unary of this.#literals({ types, literals: [] }, false)) {
+        if (unary.args.length !== 1 || unary.args[0] !== c.types.length) continue;
+        this.#pendingExtensions.push({
+          literals: [literal, { pred: unary.pred, args: unary.args, negated: unary.negated }],
+          newTypes: [lit.newType],
+        });
+      }
     }
+    yield* this.#pendingExtensions.splice(0);
     const n = c.types.length;
     const params = this.#params.get(c) ?? n;
     this.#chains.forEach((chain, k) => {

@@ -31,7 +31,8 @@ dataTest(
 dataTest(
   "a library induced on a domain's training problems loads and solves its test problems",
   async () => {
-    for (const d of ["pg3/manygripper", "pddlgym/ferry"]) {
+    // Carrying, a walled maze (distances), a lift fetching whoever waits.
+    for (const d of ["pg3/manygripper", "pddlgym/ferry", "pddlgym/maze", "pg3/manymiconic"]) {
       const dir = `${DATA}/genplan/${d}`;
       const options = { rules: "learned", observe: "changing" };
       const train = await loadPddlKit(`pddl:${dir}/domain.pddl+${dir}/train`);

@@ -35,6 +35,14 @@ import { nestGroups } from "./nest.ts";
 
 /** Options of induction. */
 export interface InduceOptions {
+  /**
+   * The largest skill consolidation builds (statements plus expression
+   * nodes): a candidate past it ends the consolidation, the skill so far
+   * kept. Lifting over more segments costs more with every segment merged;
+   * a skill this large has stopped generalising (skills of the built-in
+   * environments stay under 40). @default 400
+   */
+  maxSize?: number;
   /** Weight of program size in the MDL score. @default 0.05 */
   lambda?: number;
   /** Receives one line per operator application and decision. */
@@ -261,6 +269,7 @@ export function induceGroup(
 ): InducedSkill {
   const explain = (line: string) => options.explain?.(`[${group.name}] ${line}`);
   const lambda = options.lambda ?? 0.05;
+  const maxSize = options.maxSize ?? 400;
   const paramTypes = Object.fromEntries(group.params.map((p) => [p.name, p.type]));
   markCopies(group.segments);
   let instances = group.segments.map((s, i) => instanceOf(s, i, vocab));
@@ -327,6 +336,14 @@ export function induceGroup(
       ...instances.filter((i) => covered.has(i.id) && !members.includes(i)),
     ];
     const candidate = build(group, [...base, hardest], plan, paramTypes, vocab);
+    if (candidate.size > maxSize) {
+      explain(
+        `consolidate ${
+          label(hardest)
+        }: size ${candidate.size} exceeds ${maxSize}; consolidation ends`,
+      );
+      break;
+    }
     const candCovered = coverage(candidate.program, instances);
     // MDL (eq. 2): more segments reproduced wins, even at the price of one
     // the old skill had; the price is reported. A new weak guard must pay

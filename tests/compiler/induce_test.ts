@@ -92,6 +92,23 @@ Deno.test("induceGroup() induces a search loop that exits when the box holds a b
   );
 });
 
+Deno.test("induceGroup() ends consolidation at a candidate larger than maxSize, keeping the skill so far", () => {
+  const lines: string[] = [];
+  const induced = induceGroup(searchGroup(), BOX_VOCAB, {
+    maxSize: 10,
+    explain: (l) => lines.push(l),
+  });
+  // The start covers one segment; the first candidate, over two, is too large.
+  assert.ok(
+    lines.some((l) =>
+      /^\[fetch\] consolidate .*: size \d+ exceeds 10; consolidation ends$/.test(l)
+    ),
+    lines.join("\n"),
+  );
+  assert.ok(induced.covered < 3);
+  assert.ok(!lines.some((l) => l.includes(": accepted,")), lines.join("\n"));
+});
+
 Deno.test("measure() names each segment a skill does not reproduce, with the reason", () => {
   const group = searchGroup();
   const waiting = treeToSkill({

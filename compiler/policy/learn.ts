@@ -191,6 +191,8 @@ class Learner {
   readonly #derived = new Map<string, Derived>();
   #movers: Mover[] = [];
   #chains: Chain[] = [];
+  /** Each action's observed preconditions (as literal keys, every type's). */
+  readonly #baseKeys = new Map<string, string[]>();
   /** The example each demonstrated state belongs to (for the expert's own step, see `#tie`). */
   readonly #exampleOf = new Map<StateIndex, number>();
   #probeCache?: { state: StateIndex; idle: ReadonlySet<string> }[];
@@ -242,6 +244,12 @@ class Learner {
         variants.set(key, action);
       }
       bases.delete(action);
+    }
+    for (const [key, base] of bases) {
+      const action = variants.get(key) ?? key;
+      const keys = this.#baseKeys.get(action) ?? [];
+      keys.push(...base.literals.map(literalKey));
+      this.#baseKeys.set(action, keys);
     }
     const keyOf = (e: PolicyExample) =>
       bases.has(e.action) ? e.action : `${e.action}\u0000${this.#signature(e)}`;
@@ -366,10 +374,10 @@ class Learner {
     rules.forEach((rule, i) => {
       const reaching = this.#reaching(rules, i);
       const taken = this.#score(rule.condition, rule.action, reaching).pos.length;
-      const params = this.vocab.actions[rule.action].params.length;
+      const before = rule.condition.literals.length;
       this.#chains.forEach((chain, c) => {
         const pred = `${SETTLED}${c}`;
-        for (let v = 0; v < params; v++) {
+        for (const v of this.#joins(rule.action, chain)) {
           const vt = rule.condition.types[v];
           if (!this.#types.fits(vt, chain.type) && !this.#types.fits(chain.type, vt)) continue;
           if (rule.condition.literals.some((l) => l.pred === pred && l.args[0] === v)) continue;
@@ -384,7 +392,69 @@ class Learner {
           }
         }
       });
+      if (rule.condition.literals.length === before) return;
+      // What the demonstrations told apart by other means the settled
+      // literal may now say alone (`goal_on(y, x)`, which only a reversed
+      // tower made the reason to take `x` off): a literal about the
+      // parameters that is no observed precondition goes where the rule
+      // then takes the same decisions and no others.
+      const params = this.vocab.actions[rule.action].params.length;
+      const base = new Set(this.#baseKeys.get(rule.action) ?? []);
+      for (const l of [...rule.condition.literals]) {
+        if (base.has(literalKey(l)) || l.pred.startsWith(SETTLED) || l.pred.startsWith(CLOSER)) {
+          continue;
+        }
+        if (!literalVars(l).every((v) => v < params)) continue;
+        // The goal atom the action achieves is its purpose, not chance.
+        if (this.#achieves(rule.action, l)) continue;
+        const condition: Conjunction = {
+          types: rule.condition.types,
+          literals: rule.condition.literals.filter((x) => x !== l),
+        };
+        const scored = this.#score(condition, rule.action, reaching);
+        if (scored.pos.length === taken && scored.neg.length === 0) {
+          rule = rules[i] = { ...rule, condition };
+        }
+      }
     });
+  }
+
+  /**
+   * Whether `l` asks of the goal what the action makes true in every
+   * demonstrated use (`goal_on(x, y)` of `stack(x, y)`, which adds `on(x, y)`).
+   */
+  #achieves(action: string, l: Literal): boolean {
+    const chain = this.#chains.find((c) => c.goal === l.pred);
+    if (!chain || l.negated) return false;
+    const uses = this.examples.filter((e) => e.action === action);
+    return uses.length > 0 && uses.every((e) => {
+      const args = l.args.map((v) => e.args[v]);
+      return this.traces[e.trace].steps[e.step].delta.add.some((a) =>
+        a.pred === chain.pred && a.args.every((x, k) => x === args[k])
+      );
+    });
+  }
+
+  /**
+   * The parameters whose being settled an action's use turns on: in every
+   * demonstrated use, what it puts something on (`y` of `stack(x, y)`,
+   * which adds `on(x, y)`) or what it takes off (`x` of `unstack(x, y)`);
+   * `put_down(x)` changes no atom of the relation.
+   */
+  #joins(action: string, chain: Chain): number[] {
+    const uses = this.examples.filter((e) => e.action === action);
+    const params = this.vocab.actions[action].params.length;
+    const out: number[] = [];
+    for (let v = 0; v < params && uses.length > 0; v++) {
+      const all = uses.every((e) => {
+        const { add, remove } = this.traces[e.trace].steps[e.step].delta;
+        const o = e.args[v];
+        return add.some((a) => a.pred === chain.pred && a.args[1] === o) ||
+          remove.some((a) => a.pred === chain.pred && a.args[0] === o);
+      });
+      if (all) out.push(v);
+    }
+    return out;
   }
 
   /** The movers of the demonstrated actions, and their closer literals as computed predicates. */

@@ -32,7 +32,13 @@ dataTest(
   "a library induced on a domain's training problems loads and solves its test problems",
   async () => {
     // Carrying, a walled maze (distances), a lift fetching whoever waits.
-    for (const d of ["pg3/manygripper", "pddlgym/ferry", "pddlgym/maze", "pg3/manymiconic"]) {
+    const domains = {
+      "pg3/manygripper": 3,
+      "pddlgym/ferry": 3,
+      "pddlgym/maze": 1,
+      "pg3/manymiconic": 2,
+    };
+    for (const [d, n] of Object.entries(domains)) {
       const dir = `${DATA}/genplan/${d}`;
       const options = { rules: "learned", observe: "changing" };
       const train = await loadPddlKit(`pddl:${dir}/domain.pddl+${dir}/train`);
@@ -48,7 +54,7 @@ dataTest(
         test.vocabulary,
       );
       const actionModel = ActionModel.fromJSON(compiled.actionModel.toJSON(), test.vocabulary);
-      for (const task of test.taskList!({ split: "unseen", n: 3 })) {
+      for (const task of test.taskList!({ split: "unseen", n })) {
         const { result } = await drainAgent(runAgent({
           env: test.create(options),
           kit: withEnvOptions(test, options),

@@ -66,7 +66,7 @@ export function literalText(l: Literal, names: readonly string[]): string {
 }
 
 /** `base`, or `base_2`, `base_3`, ...: the first that is none of `taken`. */
-function freshName(base: string, taken: readonly string[]): string {
+export function freshName(base: string, taken: readonly string[]): string {
   let name = base;
   for (let k = 2; taken.includes(name); k++) name = `${base}_${k}`;
   return name;

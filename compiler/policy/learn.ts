@@ -47,12 +47,12 @@ import {
   TypeIndex,
 } from "./conjunction.ts";
 import {
+  agreedLiterals,
   CLOSER,
   distanceText,
   findMovers,
   type Mover,
   MoverDistances,
-  type MoverStep,
   ruleLiteralText,
 } from "./movers.ts";
 import { type Chain, findChains, SETTLED, settled } from "./settled.ts";
@@ -378,8 +378,7 @@ class Learner {
       this.#chains.forEach((chain, c) => {
         const pred = `${SETTLED}${c}`;
         for (const v of this.#joins(rule.action, chain)) {
-          const vt = rule.condition.types[v];
-          if (!this.#types.fits(vt, chain.type) && !this.#types.fits(chain.type, vt)) continue;
+          if (!this.#chained(rule.condition.types[v], chain)) continue;
           if (rule.condition.literals.some((l) => l.pred === pred && l.args[0] === v)) continue;
           for (const negated of [false, true]) {
             const condition: Conjunction = {
@@ -426,7 +425,7 @@ class Learner {
   #achieves(action: string, l: Literal): boolean {
     const chain = this.#chains.find((c) => c.goal === l.pred);
     if (!chain || l.negated) return false;
-    const uses = this.examples.filter((e) => e.action === action);
+    const uses = this.#uses(action);
     return uses.length > 0 && uses.every((e) => {
       const args = l.args.map((v) => e.args[v]);
       return this.traces[e.trace].steps[e.step].delta.add.some((a) =>
@@ -442,7 +441,7 @@ class Learner {
    * `put_down(x)` changes no atom of the relation.
    */
   #joins(action: string, chain: Chain): number[] {
-    const uses = this.examples.filter((e) => e.action === action);
+    const uses = this.#uses(action);
     const params = this.vocab.actions[action].params.length;
     const out: number[] = [];
     for (let v = 0; v < params && uses.length > 0; v++) {
@@ -455,6 +454,16 @@ class Learner {
       if (all) out.push(v);
     }
     return out;
+  }
+
+  /** Whether objects of type `type` may be of the chain's (a settled literal may be said of them). */
+  #chained(type: string, chain: Chain): boolean {
+    return this.#types.fits(type, chain.type) || this.#types.fits(chain.type, type);
+  }
+
+  /** The demonstrated decisions that took `action`. */
+  #uses(action: string): PolicyExample[] {
+    return this.examples.filter((e) => e.action === action);
   }
 
   /** The movers of the demonstrated actions, and their closer literals as computed predicates. */
@@ -500,44 +509,29 @@ class Learner {
   #agreeOnMoves(bases: Map<string, Conjunction>, variants: ReadonlyMap<string, string>): void {
     for (const mover of this.#movers) {
       // The bases of the mover's actions (an action learned per type has one per type).
-      const steps: { key: string; step: MoverStep }[] = [];
-      for (const key of bases.keys()) {
+      const members: {
+        key: string;
+        literals: Literal[];
+        from: number;
+        to: number;
+        group: string;
+      }[] = [];
+      for (const [key, base] of bases) {
         const step = mover.steps.find((s) => s.action === (variants.get(key) ?? key));
-        if (step) steps.push({ key, step });
+        if (!step) continue;
+        const { from, to, action } = step;
+        members.push({ key, literals: base.literals, from, to, group: action });
       }
-      if (new Set(steps.map((s) => s.step.action)).size < 2) continue;
       // Only what is static (the map's features, which a few demonstrations
       // sample by chance); what the actions need of the state stays.
-      const plain = (l: Literal, s: MoverStep) =>
-        l.none === undefined && this.#static.has(l.pred) &&
-          l.args.every((a) => a === s.from || a === s.to)
-          ? `${l.negated ? "!" : ""}${l.pred}(${l.args.map((a) => a === s.from ? 0 : 1)})`
-          : undefined;
-      // Which of the mover's actions, and how many of their bases, have each literal about the two places.
-      const holders = new Map<string, Set<string>>();
-      const bearers = new Map<string, number>();
-      for (const { key, step } of steps) {
-        for (const l of bases.get(key)!.literals) {
-          const k = plain(l, step);
-          if (k === undefined) continue;
-          if (!holders.has(k)) holders.set(k, new Set());
-          holders.get(k)!.add(step.action);
-          bearers.set(k, (bearers.get(k) ?? 0) + 1);
-        }
-      }
-      for (const { key, step } of steps) {
+      const agreed = agreedLiterals(members, (l) => this.#static.has(l.pred));
+      members.forEach(({ key }, k) => {
         const base = bases.get(key)!;
-        const literals = base.literals.filter((l) => {
-          const k = plain(l, step);
-          if (k === undefined) return true;
-          const joins = l.args.includes(step.from) && l.args.includes(step.to);
-          return (holders.get(k)!.size === 1 && joins) || bearers.get(k) === steps.length;
-        });
-        if (literals.length === base.literals.length) continue;
-        const agreed = { types: base.types, literals };
-        this.#params.set(agreed, base.types.length);
-        bases.set(key, agreed);
-      }
+        if (agreed[k].length === base.literals.length) return;
+        const kept = { types: base.types, literals: agreed[k] };
+        this.#params.set(kept, base.types.length);
+        bases.set(key, kept);
+      });
     }
   }
 
@@ -807,7 +801,7 @@ class Learner {
     const params = this.#params.get(c) ?? n;
     this.#chains.forEach((chain, k) => {
       c.types.forEach((vt, v) => {
-        if (!this.#types.fits(vt, chain.type) && !this.#types.fits(chain.type, vt)) return;
+        if (!this.#chained(vt, chain)) return;
         for (const negated of [false, true]) {
           this.#pendingExtensions.push({
             literals: [{ pred: `${SETTLED}${k}`, args: [v], negated }],

@@ -112,27 +112,51 @@ export function findMovers(
  * one action has (its direction) stays.
  */
 function agreeOnSteps(mover: Mover): void {
-  if (mover.steps.length < 2) return;
-  const plain = (l: Literal) =>
-    l.args.every((a) => a < 2) && l.none === undefined
-      ? `${l.negated ? "!" : ""}${l.pred}(${l.args.join(",")})`
+  const agreed = agreedLiterals(
+    mover.steps.map((s, k) => ({ literals: s.edge.literals, from: 0, to: 1, group: String(k) })),
+    () => true,
+  );
+  mover.steps.forEach((s, k) => {
+    s.edge = { ...s.edge, literals: agreed[k] };
+  });
+}
+
+/**
+ * The literals of each member (a step's condition, an action's
+ * preconditions) that the members agree on, among the `considered`
+ * literals about the two places `from` and `to` only: one every member
+ * has, or a relation joining the two that one group (one action: its
+ * direction) alone has. The others are left as they are; with fewer than
+ * two groups, everything is.
+ */
+export function agreedLiterals(
+  members: readonly { literals: readonly Literal[]; from: number; to: number; group: string }[],
+  considered: (l: Literal) => boolean,
+): Literal[][] {
+  if (new Set(members.map((m) => m.group)).size < 2) return members.map((m) => [...m.literals]);
+  const plain = (l: Literal, m: typeof members[number]) =>
+    l.none === undefined && considered(l) && l.args.every((a) => a === m.from || a === m.to)
+      ? `${l.negated ? "!" : ""}${l.pred}(${l.args.map((a) => a === m.from ? 0 : 1)})`
       : undefined;
-  const count = new Map<string, number>();
-  for (const s of mover.steps) {
-    for (const k of new Set(s.edge.literals.map(plain))) {
-      if (k !== undefined) count.set(k, (count.get(k) ?? 0) + 1);
+  // Which groups, and how many members, have each literal.
+  const groups = new Map<string, Set<string>>();
+  const bearers = new Map<string, number>();
+  for (const m of members) {
+    for (const k of new Set(m.literals.map((l) => plain(l, m)))) {
+      if (k === undefined) continue;
+      if (!groups.has(k)) groups.set(k, new Set());
+      groups.get(k)!.add(m.group);
+      bearers.set(k, (bearers.get(k) ?? 0) + 1);
     }
   }
-  for (const s of mover.steps) {
-    s.edge = {
-      ...s.edge,
-      literals: s.edge.literals.filter((l) => {
-        const n = count.get(plain(l) ?? "");
-        const joins = l.args.includes(0) && l.args.includes(1);
-        return n === undefined || (n === 1 && joins) || n === mover.steps.length;
-      }),
-    };
-  }
+  return members.map((m) =>
+    m.literals.filter((l) => {
+      const k = plain(l, m);
+      if (k === undefined) return true;
+      const joins = l.args.includes(m.from) && l.args.includes(m.to);
+      return (groups.get(k)!.size === 1 && joins) || bearers.get(k) === members.length;
+    })
+  );
 }
 
 /** The argument moves every use of an action shares. */

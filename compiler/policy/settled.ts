@@ -17,7 +17,7 @@
  */
 import { parseExpr } from "../../dsl/expr/parse.ts";
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
-import type { StateIndex, TypeIndex } from "./conjunction.ts";
+import { freshName, type StateIndex, type TypeIndex } from "./conjunction.ts";
 
 /** The prefix of a settled literal's predicate: `settled:<index>` with one argument. */
 export const SETTLED = "settled:";
@@ -118,7 +118,9 @@ export function settledText(
   taken: readonly string[],
   negated = false,
 ): string {
-  const [k, z, w, y, u, v, n] = fresh(["k", "z", "w", "y", "u", "v", "n"], [...taken, x]);
+  const [k, z, w, y, u, v, n] = ["k", "z", "w", "y", "u", "v", "n"].map((base) =>
+    freshName(base, [...taken, x])
+  );
   const t = chain.type;
   const reaches =
     `distance(${u}, ${v}: ${t}, ${chain.pred}(${v}, ${u}), ${z}, ${k}) < len(select_all(${n}: ${t}, true))`;
@@ -129,13 +131,4 @@ export function settledText(
   const unsettled =
     `exists(${k}: ${t}, ${k} == ${x} and exists(${z}: ${t}, ${reaches} and ${misplaced}))`;
   return negated ? unsettled : `not ${unsettled}`;
-}
-
-/** Names like `wanted`, each made distinct from `taken` by a suffix. */
-function fresh(wanted: readonly string[], taken: readonly string[]): string[] {
-  return wanted.map((base) => {
-    let name = base;
-    for (let k = 2; taken.includes(name); k++) name = `${base}${k}`;
-    return name;
-  });
 }

@@ -89,12 +89,15 @@ export function pddlTyping(domain: PddlDomain, problems: readonly PddlProblem[])
   // has two and every problem agrees on each object's.
   const kindOf = new Map<string, string>();
   const rejected = new Set<string>();
-  for (const p of problems) {
+  const kindsIn = problems.map((p) => {
     const here = new Map<string, string[]>();
     for (const a of p.init) {
       if (!candidates.includes(a.pred)) continue;
       here.set(a.args[0], [...here.get(a.args[0]) ?? [], a.pred]);
     }
+    return here;
+  });
+  for (const here of kindsIn) {
     for (const [o, kinds] of here) {
       if (kinds.length > 1) kinds.forEach((k) => rejected.add(k));
       const before = kindOf.get(o);
@@ -107,13 +110,12 @@ export function pddlTyping(domain: PddlDomain, problems: readonly PddlProblem[])
   // An object one problem gives a kind and another declares without it (the
   // goal cell of one maze is an ordinary cell of the next) has no kind: the
   // predicate says something of the problem, not of the object.
-  for (const p of problems) {
-    const here = new Set(p.init.filter((a) => candidates.includes(a.pred)).map((a) => a.args[0]));
+  problems.forEach((p, k) => {
     for (const o of p.objects) {
       const kind = kindOf.get(o.name);
-      if (kind !== undefined && !here.has(o.name)) rejected.add(kind);
+      if (kind !== undefined && !kindsIn[k].has(o.name)) rejected.add(kind);
     }
-  }
+  });
   const taken = new Set([...Object.keys(domain.types), "object"].map((t) => typeName(t)));
   /** A capitalised type name for `base` no other type has. */
   const fresh = (base: string, suffix: string) => {

@@ -14,13 +14,17 @@ import { runAgent } from "../../runtime/agent/mod.ts";
 import { withEnvOptions } from "../../runtime/environment.ts";
 
 const RECIPES = dataPath("textcraft/recipes/");
-const traces = HAS_DATA
-  ? await generateExpertTraces(
-    textcraftKit,
-    textcraftTasks({ depths: [1], count: 30, seed: 1 }),
-    { envOptions: { recipes: RECIPES } },
-  )
-  : [];
+
+/** The expert's traces of `count` tasks of the given depths (seed 1), with the recipes of `recipes`. */
+function expertTraces(depths: number[], count: number, recipes = RECIPES): Promise<Trace[]> {
+  return generateExpertTraces(
+    withEnvOptions(textcraftKit, { recipes }),
+    textcraftTasks({ depths, count, seed: 1 }),
+    { envOptions: { recipes } },
+  );
+}
+
+const traces = HAS_DATA ? await expertTraces([1], 30) : [];
 const result = induceSkills(traces, textcraftKit);
 
 dataTest(
@@ -155,11 +159,7 @@ dataTest("the action model learned from traces never skips an action with an amo
 dataTest(
   "from depth-2 traces the craft skill crafts a craftable ingredient by calling itself",
   async () => {
-    const deeper = await generateExpertTraces(
-      textcraftKit,
-      textcraftTasks({ depths: [2], count: 10, seed: 1 }),
-      { envOptions: { recipes: RECIPES } },
-    );
+    const deeper = await expertTraces([2], 10);
     const induced = induceSkills(deeper, textcraftKit);
     assert.equal(induced.skills.length, 1);
     const { skill, covered, segments } = induced.skills[0];
@@ -207,11 +207,7 @@ dataTest(
         await Deno.copyFile(`${RECIPES}/${f.name}`, `${dir}/${to}`);
       }
       const kit = withEnvOptions(textcraftKit, { recipes: dir });
-      const traces = await generateExpertTraces(
-        kit,
-        textcraftTasks({ depths: [2], count: 50, seed: 1 }),
-        { envOptions: { recipes: dir } },
-      );
+      const traces = await expertTraces([2], 50, dir);
       const induced = induceSkills(traces, kit);
       const skill = induced.skills[0].skill;
       const recipe = skill.nodes.find((n) => n.kind === "data" && /makes\(x, item\)/.test(n.expr));
@@ -248,11 +244,7 @@ dataTest(
   "textcraft: from deeper demonstrations, few rejected actions, long skill calls, and more demonstrations never lower success",
   async () => {
     const envOptions = { recipes: RECIPES };
-    const expertOf = (depths: number[], count: number) =>
-      generateExpertTraces(textcraftKit, textcraftTasks({ depths, count, seed: 1 }), {
-        envOptions,
-      });
-    const depth2 = await expertOf([2], 32);
+    const depth2 = await expertTraces([2], 32);
     const tasks = textcraftTasks({ depths: [2, 3, 4], count: 30, seed: 1 });
     const score = async (demos: readonly Trace[]) =>
       (await runVariant({
@@ -280,11 +272,7 @@ dataTest(
 dataTest(
   "a large group is induced from a sample: copies of covered segments are skipped, all are measured",
   async () => {
-    const many = await generateExpertTraces(
-      textcraftKit,
-      textcraftTasks({ depths: [1], count: 80, seed: 1 }),
-      { envOptions: { recipes: RECIPES } },
-    );
+    const many = await expertTraces([1], 80);
     const lines: string[] = [];
     const sampled = induceSkills(many, textcraftKit, { explain: (l) => lines.push(l) });
     const [s] = sampled.skills;
@@ -300,11 +288,7 @@ dataTest(
 dataTest(
   "the depth-2 library solves the cycle cases: the only listed way to an ingredient goes through the item being crafted",
   async () => {
-    const traces = await generateExpertTraces(
-      textcraftKit,
-      textcraftTasks({ depths: [2], count: 50, seed: 1 }),
-      { envOptions: { recipes: RECIPES } },
-    );
+    const traces = await expertTraces([2], 50);
     const kit = withEnvOptions(textcraftKit, { recipes: RECIPES });
     const compiled = compileTraces(traces, kit);
     // Each listing crafts the ingot from nuggets and the nuggets from an ingot:

@@ -68,6 +68,8 @@ export interface GenplanRow {
   skills: number;
   /** Peak resident memory of the domain's process, in MiB. */
   peak_memory_mib?: number;
+  /** Wall time of the domain's process (expert, induction and evaluation), in seconds. */
+  wall_seconds?: number;
   /** What went wrong before the evaluation, when something did. */
   error?: string;
 }
@@ -130,7 +132,10 @@ export async function runGenplanSuite(request: GenplanRequest): Promise<GenplanR
   try {
     for (const domain of domains) {
       request.log(`== ${domain}`);
-      rows.push(await benchInChild(domain, request));
+      const started = performance.now();
+      const row = await benchInChild(domain, request);
+      row.wall_seconds = Math.round((performance.now() - started) / 100) / 10;
+      rows.push(row);
       peak.sample();
       const r = rows.at(-1)!;
       request.log(
@@ -138,7 +143,9 @@ export async function runGenplanSuite(request: GenplanRequest): Promise<GenplanR
           percent(r.induced.success_rate)
         } (ratio ${r.ratio_to_expert.toFixed(2)}), actions x${
           r.actions_vs_expert?.toFixed(2) ?? "-"
-        }, planned ${percent(r.induced.planned_action_rate)}${r.error ? `; ${r.error}` : ""}`,
+        }, planned ${percent(r.induced.planned_action_rate)}, ${r.wall_seconds} s${
+          r.error ? `; ${r.error}` : ""
+        }`,
       );
       if (rows.length < domains.length) await write(false);
     }
@@ -348,6 +355,7 @@ export function renderGenplan(json: {
 }): string {
   const rows = json.domains;
   const worst = rows.length > 0 ? Math.min(...rows.map((r) => r.ratio_to_expert)) : 0;
+  const total = rows.reduce((sum, r) => sum + (r.wall_seconds ?? 0), 0);
   const lines = [
     "# Generalised planning: skills from the smallest training problems, on the test problems",
     "",
@@ -362,11 +370,12 @@ export function renderGenplan(json: {
         `rather than a skill. No LLM is used. Each domain runs in a process of its own, its heap ` +
         `capped at ${DOMAIN_HEAP_MIB} MiB and its time at ${DOMAIN_SECONDS} s; peak resident memory: ` +
         `${json.peak_memory_mib} MiB. ` +
-        `Worst ratio: ${worst.toFixed(2)}.`,
+        `The domains took ${(total / 60).toFixed(1)} minutes in all ("s" per domain: expert, ` +
+        `induction and evaluation). Worst ratio: ${worst.toFixed(2)}.`,
     ),
     "",
-    "| domain | test problems | expert | induced | ratio | actions | rejected | planned | LLM calls | induction s | episodes/s | peak MiB |",
-    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    "| domain | test problems | expert | induced | ratio | actions | rejected | planned | LLM calls | induction s | episodes/s | peak MiB | s |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ...rows.map((r) =>
       `| ${r.domain} | ${r.test_problems} | ${percent(r.expert.success_rate)} | ${
         percent(r.induced.success_rate)
@@ -376,7 +385,9 @@ export function renderGenplan(json: {
         percent(r.induced.planned_action_rate)
       } | ${r.induced.llm_calls} | ${r.induction_seconds.toFixed(2)} | ${
         r.induced.episodes_per_second.toFixed(1)
-      } | ${r.peak_memory_mib === undefined ? "-" : Math.round(r.peak_memory_mib)} |`
+      } | ${r.peak_memory_mib === undefined ? "-" : Math.round(r.peak_memory_mib)} | ${
+        r.wall_seconds === undefined ? "-" : Math.round(r.wall_seconds)
+      } |`
     ),
   ];
   const failed = rows.filter((r) => r.error);

@@ -53,6 +53,7 @@ import {
   findMovers,
   type Mover,
   MoverDistances,
+  type MoverStep,
   ruleLiteralText,
 } from "./movers.ts";
 import { type Chain, findChains, SETTLED, settled } from "./settled.ts";
@@ -293,6 +294,9 @@ class Learner {
     }
     this.#alignMoverRules(rules);
     this.#settleRules(rules);
+    this.#pursueGoals(rules);
+    this.#purposeMoves(rules, bases);
+    this.#mirrorMoverRules(rules, bases);
     const uncovered = remaining.map((i) => this.examples[i]);
     if (uncovered.length > 0) {
       const first = uncovered[0];
@@ -416,6 +420,225 @@ class Learner {
         }
       }
     });
+  }
+
+  /**
+   * Says of each goal atom a rule acts for that it is not achieved yet
+   * (`goal_served(x)` and not `served(x)`) where the rule then still takes
+   * every decision it took: the expert never acts for what already holds,
+   * but small demonstrations seldom show a state where it matters (a lift
+   * sent to the floor of a passenger served long ago).
+   */
+  #pursueGoals(rules: PolicyRule[]): void {
+    const achieved = this.#achievedBy;
+    const unary = [...achieved].filter(([g, p]) =>
+      this.vocab.predicates[p].params.length === 1 && this.#asked.has(g)
+    );
+    rules.forEach((rule, i) => {
+      const reaching = this.#reaching(rules, i);
+      const taken = this.#score(rule.condition, rule.action, reaching).pos.length;
+      const nots: Literal[] = [];
+      for (const l of rule.condition.literals) {
+        const pred = achieved.get(l.pred);
+        if (pred !== undefined && !l.negated && l.none === undefined) {
+          nots.push({ pred, args: l.args, negated: true });
+        }
+      }
+      // A goal of one object (served, visited): the rule may take only
+      // objects that do not have it yet, as the expert only ever did.
+      rule.condition.types.forEach((type, v) => {
+        for (const [, pred] of unary) {
+          if (!this.#types.fits(type, this.vocab.predicates[pred].params[0])) continue;
+          nots.push({ pred, args: [v], negated: true });
+        }
+      });
+      for (const not of nots) {
+        if (rule.condition.literals.some((x) => literalKey(x) === literalKey(not))) continue;
+        const condition: Conjunction = {
+          types: rule.condition.types,
+          literals: [...rule.condition.literals, not],
+        };
+        if (this.#score(condition, rule.action, reaching).pos.length !== taken) continue;
+        rule = rules[i] = { ...rule, condition };
+        this.#explain?.(
+          `policy rule ${i + 1} acts for goals not yet achieved: ${
+            ruleText(rule, this.vocab, this.#movers, this.#chains)
+          }`,
+        );
+      }
+    });
+  }
+
+  /** The goal predicates some demonstrated goal asks something of. */
+  get #asked(): Set<string> {
+    return new Set(this.#goalPreds.filter((g) => {
+      const wild = this.vocab.predicates[g].params.map(() => undefined);
+      return this.#index.some((s) => s.atoms(g, wild).length > 0);
+    }));
+  }
+
+  /**
+   * Says why a move goes where it goes by what it lets the next rule do
+   * there: a move whose rule, with its own reason replaced by "another
+   * rule then fires with the destination" (a lift goes down to a floor
+   * where `depart` then lets a boarded passenger off), takes exactly the
+   * decisions it took and no others is rewritten so. A few small
+   * demonstrations seldom tell that reason from one that only happened to
+   * agree with it (the floor some passenger, boarded or not, wants).
+   */
+  #purposeMoves(rules: PolicyRule[], bases: ReadonlyMap<string, Conjunction>): void {
+    rules.forEach((rule, i) => {
+      const base = bases.get(rule.action);
+      if (!base || rule.condition.literals.some((l) => l.pred.startsWith(CLOSER))) return;
+      for (const mover of this.#movers) {
+        const step = mover.steps.find((st) => st.action === rule.action);
+        if (!step) continue;
+        const moved = mover.key.slice(0, mover.key.lastIndexOf("/"));
+        const reaching = this.#reaching(rules, i);
+        const before = this.#score(rule.condition, rule.action, reaching);
+        const taken = before.pos.join(",");
+        const n = base.types.length;
+        let best: Conjunction | undefined;
+        rules.forEach((next, k) => {
+          if (k === i || mover.steps.some((st) => st.action === next.action)) return;
+          const params = this.vocab.actions[next.action].params.length;
+          for (let j = 0; j < params; j++) {
+            if (!this.#types.fits(base.types[step.to], next.condition.types[j])) continue;
+            // The next rule's variables: `j` is the destination, the
+            // others are new.
+            const rename = (v: number) =>
+              v === NONE ? NONE : v === j ? step.to : v < j ? n + v : n + v - 1;
+            const literals = next.condition.literals.filter((l) =>
+              l.pred !== moved && !l.pred.startsWith(CLOSER) && !l.pred.startsWith(SETTLED)
+            ).map((l) => ({
+              ...l,
+              args: l.args.map(rename),
+              ...(l.with ? { with: l.with.map((w) => ({ ...w, args: w.args.map(rename) })) } : {}),
+            }));
+            const condition: Conjunction = {
+              types: [...base.types, ...next.condition.types.filter((_, v) => v !== j)],
+              literals: [...base.literals, ...literals],
+            };
+            if (best && literalCount(condition) >= literalCount(best)) continue;
+            const after = this.#score(condition, rule.action, reaching);
+            if (after.neg.length === 0 && after.pos.join(",") === taken) best = condition;
+          }
+        });
+        if (!best) continue;
+        rules[i] = { ...rule, condition: best };
+        this.#explain?.(
+          `policy rule ${i + 1} moves where the next rule acts: ${
+            ruleText(rules[i], this.vocab, this.#movers, this.#chains)
+          }`,
+        );
+        return;
+      }
+    });
+  }
+
+  /**
+   * Gives a mover's other directions the rules one direction learned (a
+   * lift that went down to where a passenger gets off goes up for the same
+   * reason): the expert's moves in a few small problems seldom show every
+   * reason in every direction. The rule, with the other action's observed
+   * preconditions in place of its own, goes at the first place in the list
+   * where it takes no demonstrated decision otherwise than the expert.
+   */
+  #mirrorMoverRules(rules: PolicyRule[], bases: ReadonlyMap<string, Conjunction>): void {
+    for (const rule of [...rules]) {
+      const from = bases.get(rule.action);
+      if (!from) continue;
+      const own = new Set(from.literals.map(literalKey));
+      for (const mover of this.#movers) {
+        const a = mover.steps.find((st) => st.action === rule.action);
+        if (!a) continue;
+        for (const b of mover.steps) {
+          const to = bases.get(b.action);
+          if (b.action === rule.action || !to) continue;
+          const map = this.#paramMap(rule.action, a, b);
+          if (!map) continue;
+          const n = this.vocab.actions[rule.action].params.length;
+          const m = this.vocab.actions[b.action].params.length;
+          const rename = (v: number) => v === NONE ? NONE : v < n ? map[v] : v - n + m;
+          const condition: Conjunction = {
+            types: [...to.types, ...rule.condition.types.slice(n)],
+            literals: [
+              ...to.literals,
+              ...rule.condition.literals.filter((l) => !own.has(literalKey(l))).map((l) => ({
+                ...l,
+                args: l.args.map(rename),
+                ...(l.with
+                  ? { with: l.with.map((w) => ({ ...w, args: w.args.map(rename) })) }
+                  : {}),
+              })),
+            ],
+          };
+          const keys = condition.literals.map(literalKey).sort().join("&");
+          const known = rules.some((r) =>
+            r.action === b.action && r.condition.literals.map(literalKey).sort().join("&") === keys
+          );
+          if (known) continue;
+          const start = rules.indexOf(rule) + 1;
+          for (let k = start; k <= rules.length; k++) {
+            const scored = this.#score(condition, b.action, this.#reaching(rules, k));
+            if (scored.neg.length > 0) continue;
+            rules.splice(k, 0, {
+              action: b.action,
+              condition,
+              covers: scored.pos.length,
+              fires: scored.fires.length,
+            });
+            this.#explain?.(
+              `policy rule ${k + 1} moves the other way for rule ${start}'s reason: ${
+                ruleText(rules[k], this.vocab, this.#movers, this.#chains)
+              }`,
+            );
+            break;
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * How the parameters of `action`, one step of a mover, stand for those of
+   * another step `b`: origin for origin, destination for destination, the
+   * others in order where their types agree; none where they do not.
+   */
+  #paramMap(action: string, a: MoverStep, b: MoverStep): number[] | undefined {
+    const pa = this.vocab.actions[action].params;
+    const pb = this.vocab.actions[b.action].params;
+    if (pa.length !== pb.length) return undefined;
+    const restA = pa.map((_, i) => i).filter((i) => i !== a.from && i !== a.to);
+    const restB = pb.map((_, i) => i).filter((i) => i !== b.from && i !== b.to);
+    const map: number[] = [];
+    map[a.from] = b.from;
+    map[a.to] = b.to;
+    for (let k = 0; k < restA.length; k++) {
+      if (pa[restA[k]].type !== pb[restB[k]].type) return undefined;
+      map[restA[k]] = restB[k];
+    }
+    return map;
+  }
+
+  /**
+   * The goal's predicates with the relation each asks for: a landmark added
+   * when a goal atom of the same arguments holds (`goal_served` of
+   * `served`, from `when: goal_served(a0)`).
+   */
+  get #achievedBy(): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const l of this.vocab.landmarks ?? []) {
+      if (l.on !== "add" || l.when === undefined || this.#static.has(l.pred)) continue;
+      const when = parseExpr(l.when);
+      if (!when.ok || when.value.kind !== "call") continue;
+      const { name, args } = when.value;
+      const arity = this.vocab.predicates[l.pred]?.params.length;
+      const sameArgs = args.length === arity &&
+        args.every((a, k) => a.kind === "var" && a.name === `a${k}`);
+      if (sameArgs && this.#goalPreds.includes(name)) out.set(name, l.pred);
+    }
+    return out;
   }
 
   /**
@@ -889,7 +1112,7 @@ class Learner {
             ) continue;
           }
           children.push(scored);
-          if (scored.neg.length === 0) found.push(scored);
+          if (scored.neg.length === 0 && tied(scored.condition, params)) found.push(scored);
         }
       }
       children.sort((a, b) =>
@@ -1173,6 +1396,26 @@ function sampled(remaining: readonly number[], own: (i: number) => boolean): num
 }
 
 /** The size of a condition: its literals, a `none` literal counting as one per atom and one more. */
+/**
+ * Whether every extra variable of a condition is related, through its
+ * literals, to the action's parameters: one only an atom of its own names
+ * ("something is served somewhere") says nothing of the objects the rule
+ * takes, and only tells the demonstrations' moments apart by chance.
+ */
+function tied(c: Conjunction, params: number): boolean {
+  const reached = new Set(Array.from({ length: params }, (_, v) => v));
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const l of c.literals) {
+      const vars = literalVars(l);
+      if (!vars.some((v) => reached.has(v)) || vars.every((v) => reached.has(v))) continue;
+      vars.forEach((v) => reached.add(v));
+      grew = true;
+    }
+  }
+  return reached.size === c.types.length;
+}
+
 function literalCount(c: Conjunction): number {
   return c.literals.reduce((n, l) => n + (l.none === undefined ? 1 : 2 + (l.with?.length ?? 0)), 0);
 }

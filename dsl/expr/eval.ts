@@ -294,13 +294,42 @@ class Evaluator {
     return dist;
   }
 
-  /** The objects of a type (subtypes included), in a deterministic order. */
-  private domainOf(type: string): string[] {
-    const seen = new Set<string>();
-    for (const t of subtypesOf(this.env.vocab, type)) {
-      for (const id of this.env.facts.objectsOfType(t)) seen.add(id);
+  /**
+   * The objects of a type (subtypes included), in a deterministic order;
+   * computed once per evaluation (nested quantifiers ask again and again).
+   * Not to be changed by the caller.
+   */
+  private domainOf(type: string): readonly string[] {
+    let d = this.#domains.get(type);
+    if (!d) {
+      const seen = new Set<string>();
+      for (const t of subtypesOf(this.env.vocab, type)) {
+        for (const id of this.env.facts.objectsOfType(t)) seen.add(id);
+      }
+      this.#domains.set(type, d = { list: [...seen] });
     }
-    return [...seen];
+    return d.list;
+  }
+  readonly #domains = new Map<string, { list: string[]; index?: Map<Value, number> }>();
+
+  /** Each object's place in `domainOf(type)`. */
+  private domainIndex(type: string): Map<Value, number> {
+    this.domainOf(type);
+    const d = this.#domains.get(type)!;
+    return d.index ??= new Map(d.list.map((x, i) => [x, i]));
+  }
+
+  /**
+   * The candidates in `allowed`, in the candidates' order: found from the
+   * few allowed ones when the candidates are a type's domain (`type`) and
+   * many, rather than by going through them all.
+   */
+  private keep(candidates: readonly Value[], allowed: ReadonlySet<Value>, type?: string): Value[] {
+    if (type === undefined || allowed.size * 4 > candidates.length) {
+      return candidates.filter((x) => allowed.has(x));
+    }
+    const index = this.domainIndex(type);
+    return [...allowed].filter((x) => index.has(x)).sort((a, b) => index.get(a)! - index.get(b)!);
   }
 
   /**
@@ -309,14 +338,21 @@ class Evaluator {
    * only the objects the facts hold it of (in the domain's order, so the
    * result is what trying every candidate would give, found faster).
    */
-  private narrow(e: Extract<Expr, { kind: "quant" }>, scope: Scope, candidates: Value[]): Value[] {
+  private narrow(
+    e: Extract<Expr, { kind: "quant" }>,
+    scope: Scope,
+    candidates: readonly Value[],
+  ): readonly Value[] {
     if (candidates.length < NARROW_FROM) return candidates;
+    // The candidates are the type's own objects, in its order.
+    const type = e.domain.kind === "type" && candidates === this.#domains.get(e.domain.type)?.list
+      ? e.domain.type
+      : undefined;
     // A disjunction narrows to what its disjuncts narrow to, when each does.
     if (e.body.kind === "binary" && e.body.op === "or") {
       const parts = disjuncts(e.body).map((d) => this.narrow({ ...e, body: d }, scope, candidates));
       if (parts.some((p) => p === candidates)) return candidates;
-      const allowed = new Set(parts.flat());
-      return candidates.filter((x) => allowed.has(x));
+      return this.keep(candidates, new Set(parts.flat()), type);
     }
     for (const c of conjuncts(e.body)) {
       if (c.kind !== "call" || !own(this.env.vocab.predicates, c.name)) continue;
@@ -340,13 +376,13 @@ class Evaluator {
         const v = atom.args[at[0]];
         if (at.every((i) => atom.args[i] === v)) allowed.add(v);
       }
-      return candidates.filter((x) => allowed.has(x));
+      return this.keep(candidates, allowed, type);
     }
     return candidates;
   }
 
   /** The candidates a quantifier ranges over, in a deterministic order. */
-  private domain(e: Extract<Expr, { kind: "quant" }>, scope: Scope): Value[] {
+  private domain(e: Extract<Expr, { kind: "quant" }>, scope: Scope): readonly Value[] {
     if (e.domain.kind === "in") {
       return this.list(e.domain.list, scope, `Domain of "${e.op}" must be a list`);
     }
@@ -354,11 +390,7 @@ class Evaluator {
     if (!isObjectType(this.env.vocab, type)) {
       this.fail(e.span, `Domain of "${e.op}" must be an object type but "${type}" is not`);
     }
-    const seen = new Set<string>();
-    for (const t of subtypesOf(this.env.vocab, type)) {
-      for (const id of this.env.facts.objectsOfType(t)) seen.add(id);
-    }
-    return [...seen];
+    return this.domainOf(type);
   }
 
   private quant(e: Extract<Expr, { kind: "quant" }>, scope: Scope): Value {

@@ -1,6 +1,7 @@
 // Decision lists learned from a few small demonstrations, on domains written
 // here: a walk through a walled grid (distances, and the ties between equally
-// short ways) and stacking blocks (settled objects, built from the bottom up).
+// short ways), stacking blocks (settled objects, built from the bottom up) and
+// a lift (moves for what the next rule does there, in either direction).
 import assert from "node:assert/strict";
 import { pddlKit } from "../../environments/pddl/kit.ts";
 import { pddlTyping } from "../../environments/pddl/vocabulary.ts";
@@ -220,4 +221,77 @@ Deno.test("towers learned from three small problems are built from the bottom up
     assert.ok(r.success, r.stop);
     assert.equal(r.plannedActions, 0);
   }
+});
+
+const LIFT_DOMAIN = `
+(define (domain lift)
+  (:requirements :strips :typing)
+  (:types rider level)
+  (:predicates (waits ?r - rider ?l - level) (wants ?r - rider ?l - level)
+    (under ?a - level ?b - level) (inside ?r - rider) (arrived ?r - rider) (cab ?l - level))
+  (:action enter :parameters (?l - level ?r - rider)
+    :precondition (and (cab ?l) (waits ?r ?l))
+    :effect (inside ?r))
+  (:action leave :parameters (?l - level ?r - rider)
+    :precondition (and (cab ?l) (wants ?r ?l) (inside ?r))
+    :effect (and (not (inside ?r)) (arrived ?r)))
+  (:action rise :parameters (?a - level ?b - level)
+    :precondition (and (cab ?a) (under ?a ?b))
+    :effect (and (cab ?b) (not (cab ?a))))
+  (:action sink :parameters (?a - level ?b - level)
+    :precondition (and (cab ?a) (under ?b ?a))
+    :effect (and (cab ?b) (not (cab ?a)))))
+`;
+
+/** A lift problem: `levels` levels, the cab at `cab`, riders as [waits at, wants]. */
+function liftProblem(name: string, levels: number, cab: number, riders: [number, number][]) {
+  const level = (i: number) => `l${i}`;
+  const init = [`(cab ${level(cab)})`];
+  for (let a = 0; a < levels; a++) {
+    for (let b = a + 1; b < levels; b++) init.push(`(under ${level(a)} ${level(b)})`);
+  }
+  riders.forEach(([from, to], i) =>
+    init.push(`(waits r${i} ${level(from)})`, `(wants r${i} ${level(to)})`)
+  );
+  return `(define (problem ${name}) (:domain lift)
+  (:objects ${riders.map((_, i) => `r${i}`).join(" ")} - rider
+    ${Array.from({ length: levels }, (_, i) => level(i)).join(" ")} - level)
+  (:init ${init.join(" ")})
+  (:goal (and ${riders.map((_, i) => `(arrived r${i})`).join(" ")})))`;
+}
+
+Deno.test("a lift learned from one rider at a time carries several, going down as well as up for the reasons it learned", async () => {
+  // Each demonstration has one rider and the cab starts at the bottom: the
+  // expert never goes down to where someone waits, and "a rider wants to go
+  // there" always meant the rider inside.
+  const problems: Record<string, [number, number, [number, number][]]> = {
+    p1: [5, 0, [[3, 1]]],
+    p2: [5, 0, [[2, 4]]],
+    p3: [6, 0, [[4, 0]]],
+    t1: [8, 4, [[1, 6], [6, 2], [7, 0]]],
+    t2: [9, 8, [[0, 5], [5, 0], [3, 7], [7, 3]]],
+  };
+  const kit = pddlKit(
+    "pddl:lift",
+    LIFT_DOMAIN,
+    "lift.pddl",
+    Object.entries(problems).map(([id, [levels, cab, riders]]) => ({
+      id: `lift/${id}`,
+      file: `${id}.pddl`,
+      text: liftProblem(id, levels, cab, riders),
+    })),
+    {},
+  );
+  const { results } = await induceAndRun(kit, ["lift/p1", "lift/p2", "lift/p3"], [
+    "lift/t1",
+    "lift/t2",
+  ]);
+  for (const r of results) {
+    assert.ok(r.success, r.stop);
+    assert.equal(r.plannedActions, 0);
+    assert.equal(r.invalidActions, 0);
+  }
+  // Each rider: at most a move to where they wait, enter, a move, leave.
+  assert.ok(results[0].actions <= 12, `${results[0].actions} actions for 3 riders`);
+  assert.ok(results[1].actions <= 16, `${results[1].actions} actions for 4 riders`);
 });

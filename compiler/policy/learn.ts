@@ -1046,13 +1046,16 @@ class Learner {
           }
         }
         if (n - params >= this.#maxExtra) continue;
-        // An anchor: an atom that holds of the new variable (the goal's place).
+        // An anchor: an atom that holds of the new variable (the goal's
+        // place), possibly with another new object (where some person is).
         const typed: Conjunction = { types: [...c.types, mover.type], literals: c.literals };
-        for (const lit of this.#literals(typed, false)) {
+        this.#params.set(typed, params);
+        const room = n + 1 - params < this.#maxExtra;
+        for (const lit of this.#literals(typed, room)) {
           if (lit.negated || !lit.args.includes(n)) continue;
           this.#pendingExtensions.push({
             literals: [{ pred: lit.pred, args: lit.args, negated: false }, closer(n)],
-            newTypes: [mover.type],
+            newTypes: lit.newType === undefined ? [mover.type] : [mover.type, lit.newType],
           });
         }
       }

@@ -549,6 +549,8 @@ class Learner {
       const from = bases.get(rule.action);
       if (!from) continue;
       const own = new Set(from.literals.map(literalKey));
+      // A rule with no reason of its own (the last decisions left) has none to give.
+      if (rule.condition.literals.every((l) => own.has(literalKey(l)))) continue;
       for (const mover of this.#movers) {
         const a = mover.steps.find((st) => st.action === rule.action);
         if (!a) continue;
@@ -1053,6 +1055,9 @@ class Learner {
         const room = n + 1 - params < this.#maxExtra;
         for (const lit of this.#literals(typed, room)) {
           if (lit.negated || !lit.args.includes(n)) continue;
+          // The other new object only as what stands in a relation with
+          // the place (`lies(x, place)`).
+          if (lit.newType !== undefined && lit.args.length !== 2) continue;
           this.#pendingExtensions.push({
             literals: [{ pred: lit.pred, args: lit.args, negated: false }, closer(n)],
             newTypes: lit.newType === undefined ? [mover.type] : [mover.type, lit.newType],

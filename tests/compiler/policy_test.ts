@@ -1,7 +1,8 @@
 // Decision lists learned from a few small demonstrations, on domains written
 // here: a walk through a walled grid (distances, and the ties between equally
-// short ways), stacking blocks (settled objects, built from the bottom up) and
-// a lift (moves for what the next rule does there, in either direction).
+// short ways), fetching a parcel (heading for where something is), stacking
+// blocks (settled objects, built from the bottom up) and a lift (moves for
+// what the next rule does there, in either direction).
 import assert from "node:assert/strict";
 import { pddlKit } from "../../environments/pddl/kit.ts";
 import { pddlTyping } from "../../environments/pddl/vocabulary.ts";
@@ -153,6 +154,70 @@ Deno.test("a static unary predicate that holds of an object in one problem only 
 });
 
 /** Blocks stacked by one hand: the four operators. */
+/** The walk, with parcels to carry: one at a time, taken where it lies and put down. */
+const FETCH_DOMAIN = WALK_DOMAIN.replace("(:types agent cell)", "(:types agent cell parcel)")
+  .replace(
+    "(marked ?c - cell)",
+    "(marked ?c - cell) (lies ?p - parcel ?c - cell) (carries ?a - agent ?p - parcel) (free ?a - agent)",
+  )
+  .replace(
+    /\)\s*$/,
+    `
+  (:action take :parameters (?a - agent ?p - parcel ?c - cell)
+    :precondition (and (at ?a ?c) (lies ?p ?c) (free ?a))
+    :effect (and (not (lies ?p ?c)) (not (free ?a)) (carries ?a ?p)))
+  (:action put :parameters (?a - agent ?p - parcel ?c - cell)
+    :precondition (and (at ?a ?c) (carries ?a ?p))
+    :effect (and (lies ?p ?c) (free ?a) (not (carries ?a ?p)))))`,
+  );
+
+/** A fetch problem from a map: `#` a wall, `A` the agent, `P` the parcel, `G` where it goes. */
+function fetchProblem(name: string, map: string[]): string {
+  const walk = walkProblem(name, map.map((row) => row.replace("P", ".")));
+  const r = map.findIndex((row) => row.includes("P"));
+  const parcel = `c${r}-${map[r].indexOf("P")}`;
+  const goal = walk.match(/\(marked (\S+)\)/)![1];
+  return walk.replace("(:domain walk)", "(:domain walk)")
+    .replace("- cell)", "- cell box - parcel)")
+    .replace("(:init ", `(:init (free me) (lies box ${parcel}) `)
+    .replace(/\(:goal .*\)\)$/, `(:goal (lies box ${goal})))`);
+}
+
+Deno.test("a parcel learned in three short corridors is fetched in longer ones: the agent heads for where it lies", async () => {
+  const maps: Record<string, string[]> = {
+    // In a corridor: the parcel lies on one side of the agent, where it
+    // goes on the other.
+    p1: ["G..A.P"],
+    p2: ["P.A..G"],
+    p3: [".GA..P."],
+    big: ["G.........A.......P"],
+    far: ["P..A.........G"],
+  };
+  const kit = pddlKit(
+    "pddl:walk",
+    FETCH_DOMAIN,
+    "fetch.pddl",
+    Object.entries(maps).map(([id, map]) => ({
+      id: `fetch/${id}`,
+      file: `${id}.pddl`,
+      text: fetchProblem(id, map),
+    })),
+    {},
+  );
+  const tests = ["fetch/big", "fetch/far"];
+  const { results } = await induceAndRun(kit, ["fetch/p1", "fetch/p2", "fetch/p3"], tests);
+  const expert = await generateExpertTraces(kit, tests.map((id) => ({ id })), {
+    envOptions: LEARNED,
+  });
+  results.forEach((r, i) => {
+    assert.ok(r.success, r.stop);
+    assert.equal(r.plannedActions, 0);
+    // Straight there and back: no wandering on the way to the parcel.
+    const shortest = expert[i].steps.length;
+    assert.ok(r.actions <= shortest + 2, `${r.actions} actions, the expert ${shortest}`);
+  });
+});
+
 const BLOCKS_DOMAIN = `
 (define (domain tower)
   (:requirements :strips :typing)

@@ -40,6 +40,19 @@ export function literalVars(l: Literal): number[] {
   return all.filter((a) => a !== NONE);
 }
 
+/**
+ * The literal over other variables: each variable `v` becomes `rename(v)`
+ * (those of its `with` literals too; `NONE` stays).
+ */
+export function renameLiteral(l: Literal, rename: (v: number) => number): Literal {
+  const map = (v: number) => v === NONE ? NONE : rename(v);
+  return {
+    ...l,
+    args: l.args.map(map),
+    ...(l.with ? { with: l.with.map((w) => ({ ...w, args: w.args.map(map) })) } : {}),
+  };
+}
+
 /** A conjunction over variables `0 .. types.length - 1`. */
 export interface Conjunction {
   /** Each variable's type. */

@@ -42,6 +42,7 @@ import {
   literalKey,
   literalVars,
   NONE,
+  renameLiteral,
   satisfiable,
   StateIndex,
   TypeIndex,
@@ -506,15 +507,10 @@ class Learner {
             if (!this.#types.fits(base.types[step.to], next.condition.types[j])) continue;
             // The next rule's variables: `j` is the destination, the
             // others are new.
-            const rename = (v: number) =>
-              v === NONE ? NONE : v === j ? step.to : v < j ? n + v : n + v - 1;
+            const rename = (v: number) => v === j ? step.to : v < j ? n + v : n + v - 1;
             const literals = next.condition.literals.filter((l) =>
               l.pred !== moved && !l.pred.startsWith(CLOSER) && !l.pred.startsWith(SETTLED)
-            ).map((l) => ({
-              ...l,
-              args: l.args.map(rename),
-              ...(l.with ? { with: l.with.map((w) => ({ ...w, args: w.args.map(rename) })) } : {}),
-            }));
+            ).map((l) => renameLiteral(l, rename));
             const condition: Conjunction = {
               types: [...base.types, ...next.condition.types.filter((_, v) => v !== j)],
               literals: [...base.literals, ...literals],
@@ -561,18 +557,14 @@ class Learner {
           if (!map) continue;
           const n = this.vocab.actions[rule.action].params.length;
           const m = this.vocab.actions[b.action].params.length;
-          const rename = (v: number) => v === NONE ? NONE : v < n ? map[v] : v - n + m;
+          const rename = (v: number) => v < n ? map[v] : v - n + m;
           const condition: Conjunction = {
             types: [...to.types, ...rule.condition.types.slice(n)],
             literals: [
               ...to.literals,
-              ...rule.condition.literals.filter((l) => !own.has(literalKey(l))).map((l) => ({
-                ...l,
-                args: l.args.map(rename),
-                ...(l.with
-                  ? { with: l.with.map((w) => ({ ...w, args: w.args.map(rename) })) }
-                  : {}),
-              })),
+              ...rule.condition.literals.filter((l) => !own.has(literalKey(l))).map((l) =>
+                renameLiteral(l, rename)
+              ),
             ],
           };
           const keys = condition.literals.map(literalKey).sort().join("&");

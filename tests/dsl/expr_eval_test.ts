@@ -5,6 +5,7 @@ import { parseExpr } from "../../dsl/expr/parse.ts";
 import { printExpr } from "../../dsl/expr/print.ts";
 import type { FactView, Value } from "../../dsl/facts.ts";
 import { makeFacts, VOCAB } from "./_expr_vocab.ts";
+import { FactStore } from "../../runtime/fact_store.ts";
 
 const SCOPE: Record<string, Value> = {
   loc: "fridge 1",
@@ -241,4 +242,35 @@ Deno.test("evalExpr() errors carry line and column of multi-line source", () => 
 
 Deno.test("evalExpr() does not leak quantifier bindings into the outer scope", () => {
   assertEquals(run("exists(loc: Receptacle, is_open(loc)) and loc == 'fridge 1'"), true);
+});
+
+Deno.test("a quantifier narrowed by the facts keeps the domain's order, whatever the facts' order", () => {
+  // Forty items and a tool, in this order; the box holds three of them,
+  // recorded in another order.
+  const types: Record<string, string> = {};
+  for (let i = 0; i < 40; i++) types[`item ${i}`] = "Item";
+  types["knife 1"] = "Tool";
+  types["box 1"] = "Receptacle";
+  const held = ["item 37", "knife 1", "item 5", "item 21"];
+  const facts = new FactStore(
+    held.map((x) => ({ pred: "contains", args: ["box 1", x] })),
+    types,
+  );
+  const env = (source: string): EvalEnv => ({ vocab: VOCAB, facts, scope: {}, source });
+  const evaluate = (source: string) => {
+    const r = evalExpr(parse(source), env(source));
+    if (!r.ok) throw new Error(r.error.message);
+    return r.value;
+  };
+  // Looked up in the facts, and tried one by one (a body that does not narrow).
+  const narrowed = evaluate("select_all(x: Item, contains('box 1', x))");
+  const tried = evaluate("select_all(x: Item, not not contains('box 1', x))");
+  assertEquals(narrowed, ["item 5", "item 21", "item 37", "knife 1"]);
+  assertEquals(narrowed, tried);
+  assertEquals(evaluate("select_one(x: Item, contains('box 1', x))"), "item 5");
+  // Nested: the outer quantifier's every candidate narrows the inner one.
+  assertEquals(
+    evaluate("select_all(r: Receptacle, exists(x: Item, contains(r, x) and x == 'item 21'))"),
+    ["box 1"],
+  );
 });

@@ -1395,7 +1395,6 @@ function sampled(remaining: readonly number[], own: (i: number) => boolean): num
   return [...mine, ...others].sort((a, b) => a - b);
 }
 
-/** The size of a condition: its literals, a `none` literal counting as one per atom and one more. */
 /**
  * Whether every extra variable of a condition is related, through its
  * literals, to the action's parameters: one only an atom of its own names
@@ -1416,6 +1415,7 @@ function tied(c: Conjunction, params: number): boolean {
   return reached.size === c.types.length;
 }
 
+/** The size of a condition: its literals, a `none` literal counting as one per atom and one more. */
 function literalCount(c: Conjunction): number {
   return c.literals.reduce((n, l) => n + (l.none === undefined ? 1 : 2 + (l.with?.length ?? 0)), 0);
 }

@@ -58,6 +58,7 @@ import {
   ruleLiteralText,
 } from "./movers.ts";
 import { type Chain, findChains, SETTLED, settled } from "./settled.ts";
+import { goalRelations } from "./goals.ts";
 
 /** One demonstrated decision: the state and the expert's action in it. */
 export interface PolicyExample {
@@ -616,23 +617,15 @@ class Learner {
   }
 
   /**
-   * The goal's predicates with the relation each asks for: a landmark added
-   * when a goal atom of the same arguments holds (`goal_served` of
-   * `served`, from `when: goal_served(a0)`).
+   * The goal's predicates with the relation each asks for and actions
+   * change (`goal_served` of `served`; see `goals.ts`).
    */
   get #achievedBy(): Map<string, string> {
-    const out = new Map<string, string>();
-    for (const l of this.vocab.landmarks ?? []) {
-      if (l.on !== "add" || l.when === undefined || this.#static.has(l.pred)) continue;
-      const when = parseExpr(l.when);
-      if (!when.ok || when.value.kind !== "call") continue;
-      const { name, args } = when.value;
-      const arity = this.vocab.predicates[l.pred]?.params.length;
-      const sameArgs = args.length === arity &&
-        args.every((a, k) => a.kind === "var" && a.name === `a${k}`);
-      if (sameArgs && this.#goalPreds.includes(name)) out.set(name, l.pred);
-    }
-    return out;
+    return new Map(
+      goalRelations(this.vocab)
+        .filter((r) => !this.#static.has(r.pred) && this.#goalPreds.includes(r.goal))
+        .map((r) => [r.goal, r.pred]),
+    );
   }
 
   /**

@@ -15,9 +15,9 @@
  *
  * @module
  */
-import { parseExpr } from "../../dsl/expr/parse.ts";
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
 import { freshName, type StateIndex, type TypeIndex } from "./conjunction.ts";
+import { goalRelations } from "./goals.ts";
 
 /** The prefix of a settled literal's predicate: `settled:<index>` with one argument. */
 export const SETTLED = "settled:";
@@ -47,30 +47,23 @@ export function findChains(
   states: readonly StateIndex[],
 ): Chain[] {
   const out: Chain[] = [];
-  for (const l of vocab.landmarks ?? []) {
-    if (l.on !== "add" || l.when === undefined) continue;
-    const decl = vocab.predicates[l.pred];
-    if (decl?.params.length !== 2) continue;
-    const when = parseExpr(l.when);
-    if (!when.ok || when.value.kind !== "call") continue;
-    const { name, args } = when.value;
-    const sameArgs = args.length === 2 &&
-      args.every((a, i) => a.kind === "var" && a.name === `a${i}`);
-    if (!sameArgs || vocab.predicates[name]?.params.length !== 2) continue;
+  for (const { pred, goal } of goalRelations(vocab)) {
+    const decl = vocab.predicates[pred];
+    if (decl.params.length !== 2) continue;
     const [type, b] = decl.params;
-    if (!types.fits(type, b) || out.some((c) => c.pred === l.pred)) continue;
+    if (!types.fits(type, b)) continue;
     const chains = states.some((s) => {
-      const atoms = s.atoms(l.pred, [undefined, undefined]);
+      const atoms = s.atoms(pred, [undefined, undefined]);
       const below = new Set(atoms.map((x) => x[1]));
       return atoms.some((x) => below.has(x[0]));
     });
     // One on another: nothing holds two.
     const single = states.every((s) => {
-      const below = s.atoms(l.pred, [undefined, undefined]).map((x) => x[1]);
+      const below = s.atoms(pred, [undefined, undefined]).map((x) => x[1]);
       return new Set(below).size === below.length;
     });
     if (chains && single) {
-      out.push({ pred: l.pred, goal: name, type, below: vocab.predicates[name].params[1] });
+      out.push({ pred, goal, type, below: vocab.predicates[goal].params[1] });
     }
   }
   return out;

@@ -300,6 +300,17 @@ class Evaluator {
    * Not to be changed by the caller.
    */
   private domainOf(type: string): readonly string[] {
+    return this.typeDomain(type).list;
+  }
+
+  /** Each object's place in `domainOf(type)`. */
+  private domainIndex(type: string): Map<Value, number> {
+    const d = this.typeDomain(type);
+    return d.index ??= new Map(d.list.map((x, i) => [x, i]));
+  }
+
+  /** A type's objects, computed on first use, and their places once asked for. */
+  private typeDomain(type: string): { list: string[]; index?: Map<Value, number> } {
     let d = this.#domains.get(type);
     if (!d) {
       const seen = new Set<string>();
@@ -308,16 +319,9 @@ class Evaluator {
       }
       this.#domains.set(type, d = { list: [...seen] });
     }
-    return d.list;
+    return d;
   }
   readonly #domains = new Map<string, { list: string[]; index?: Map<Value, number> }>();
-
-  /** Each object's place in `domainOf(type)`. */
-  private domainIndex(type: string): Map<Value, number> {
-    this.domainOf(type);
-    const d = this.#domains.get(type)!;
-    return d.index ??= new Map(d.list.map((x, i) => [x, i]));
-  }
 
   /**
    * The candidates in `allowed`, in the candidates' order: found from the

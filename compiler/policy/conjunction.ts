@@ -235,6 +235,14 @@ export class StateIndex {
     return best.filter((args) => pattern.every((v, i) => v === undefined || args[i] === v));
   }
 
+  /** How many atoms of `pred` there are, or with `value` at argument `at`. */
+  count(pred: string, at?: number, value?: string): number {
+    const list = at === undefined
+      ? this.#byPred.get(pred)
+      : this.#byArg.get(pred + SEP + at + SEP + value);
+    return list?.length ?? 0;
+  }
+
   /** The objects of `type` (subtypes included), in the state's order. */
   objectsOf(type: string): string[] {
     return this.#types.objectsOf(this.#facts, type);
@@ -333,6 +341,7 @@ function search(
   mentioned: boolean,
   visit: (binding: readonly (string | undefined)[]) => boolean,
   prefix?: number,
+  selective = false,
 ): void {
   const n = c.types.length;
   // With a prefix, one assignment per value of the first `prefix` variables
@@ -384,14 +393,23 @@ function search(
   const step = (): boolean => {
     // The positive literal with the most bound arguments narrows the most;
     // one bound in full is tested by `checks`.
+    // When only existence is asked (`selective`), the order of the
+    // assignments does not matter: the literal with the fewest matching
+    // atoms goes first (the one robot rather than every pair of adjacent
+    // cells), which prunes far earlier.
     let pick = -1;
     let best = -1;
+    let fewest = Infinity;
     for (let k = 0; k < lits.length; k++) {
       if (done[k] || check[k]) continue;
       const a = lits[k].args;
       let b = 0;
       for (let i = 0; i < a.length; i++) if (binding[a[i]] !== undefined) b++;
-      if (b < a.length && b > best) [pick, best] = [k, b];
+      if (b === a.length) continue;
+      if (selective) {
+        const size = matching(state, lits[k].pred, a, binding);
+        if (size < fewest) [pick, fewest] = [k, size];
+      } else if (b > best) [pick, best] = [k, b];
     }
     if (pick >= 0) {
       const l = lits[pick];
@@ -446,6 +464,21 @@ function search(
   if (checks()) step();
 }
 
+/** How many atoms of `pred` match the literal's bound arguments (an upper bound with two or more bound). */
+function matching(
+  state: StateIndex,
+  pred: string,
+  args: readonly number[],
+  binding: readonly (string | undefined)[],
+): number {
+  let fewest = state.count(pred);
+  for (let i = 0; i < args.length; i++) {
+    const v = binding[args[i]];
+    if (v !== undefined) fewest = Math.min(fewest, state.count(pred, i, v));
+  }
+  return fewest;
+}
+
 /** Whether some assignment satisfies `c` with the variables of `fixed` bound. */
 export function satisfiable(
   c: Conjunction,
@@ -453,7 +486,7 @@ export function satisfiable(
   fixed: readonly (string | undefined)[] = [],
 ): boolean {
   let found = false;
-  search(c, state, fixed, true, () => found = true);
+  search(c, state, fixed, true, () => found = true, undefined, true);
   return found;
 }
 

@@ -68,7 +68,7 @@ export const DEFAULT_EVAL_BUDGET = 2_000_000;
  */
 export function evalExpr(expr: Expr, env: EvalEnv): Result<Value, ExprError> {
   try {
-    return ok(new Evaluator(env).evaluate(expr, new Map(Object.entries(env.scope))));
+    return ok(new Evaluator(env).evaluate(expr, new RootScope(env.scope)));
   } catch (e) {
     if (e instanceof EvalFailure) return err(e.error);
     throw e;
@@ -85,7 +85,34 @@ class EvalFailure {
   constructor(readonly error: ExprError) {}
 }
 
-type Scope = ReadonlyMap<string, Value>;
+/** The variables in scope: read, never copied (a quantifier adds a frame). */
+interface Scope {
+  get(name: string): Value | undefined;
+  has(name: string): boolean;
+}
+
+/** The caller's variables. */
+class RootScope implements Scope {
+  constructor(readonly vars: Readonly<Record<string, Value>>) {}
+  get(name: string): Value | undefined {
+    return Object.hasOwn(this.vars, name) ? this.vars[name] : undefined;
+  }
+  has(name: string): boolean {
+    return Object.hasOwn(this.vars, name);
+  }
+}
+
+/** One more variable over an outer scope; its value is set as the quantifier runs. */
+class Frame implements Scope {
+  value: Value | undefined;
+  constructor(readonly outer: Scope, readonly name: string) {}
+  get(name: string): Value | undefined {
+    return name === this.name ? this.value : this.outer.get(name);
+  }
+  has(name: string): boolean {
+    return name === this.name ? this.value !== undefined : this.outer.has(name);
+  }
+}
 
 class Evaluator {
   readonly #budget: number;
@@ -257,7 +284,8 @@ class Evaluator {
   ): Map<Value, number> {
     const nodes = this.domainOf(e.type);
     const dist = new Map<Value, number>([[target, 0]]);
-    const inner = new Map(scope);
+    const to = new Frame(scope, e.to);
+    const inner = new Frame(to, e.from);
     // Predecessors: the `from` candidates with the `to` node bound.
     const probe: Extract<Expr, { kind: "quant" }> = {
       kind: "quant",
@@ -271,7 +299,8 @@ class Evaluator {
     while (frontier.length > 0) {
       const next: Value[] = [];
       for (const v of frontier) {
-        inner.set(e.to, v);
+        to.value = v;
+        inner.value = undefined;
         const d = dist.get(v)! + 1;
         for (const u of this.narrow(probe, inner, nodes)) {
           if (dist.has(u)) continue;
@@ -281,7 +310,7 @@ class Evaluator {
               `Evaluation budget exceeded: more than ${this.#budget} steps of "distance"`,
             );
           }
-          inner.set(e.from, u);
+          inner.value = u;
           if (!this.bool(e.edge, inner, `The edge condition of "distance" must be a boolean`)) {
             continue;
           }
@@ -313,11 +342,18 @@ class Evaluator {
   private typeDomain(type: string): { list: string[]; index?: Map<Value, number> } {
     let d = this.#domains.get(type);
     if (!d) {
-      const seen = new Set<string>();
-      for (const t of subtypesOf(this.env.vocab, type)) {
-        for (const id of this.env.facts.objectsOfType(t)) seen.add(id);
+      const types = subtypesOf(this.env.vocab, type);
+      let list: string[];
+      if (types.length === 1) list = this.env.facts.objectsOfType(type);
+      else {
+        // A view may list an object under a type and a supertype.
+        const seen = new Set<string>();
+        for (const t of types) {
+          for (const id of this.env.facts.objectsOfType(t)) seen.add(id);
+        }
+        list = [...seen];
       }
-      this.#domains.set(type, d = { list: [...seen] });
+      this.#domains.set(type, d = { list });
     }
     return d;
   }
@@ -399,7 +435,7 @@ class Evaluator {
 
   private quant(e: Extract<Expr, { kind: "quant" }>, scope: Scope): Value {
     const candidates = this.narrow(e, scope, this.domain(e, scope));
-    const inner = new Map(scope);
+    const inner = new Frame(scope, e.var);
     const holds = (c: Value): boolean => {
       if (--this.#left < 0) {
         this.fail(
@@ -407,7 +443,7 @@ class Evaluator {
           `Evaluation budget exceeded: more than ${this.#budget} quantifier iterations (nested quantifiers multiply)`,
         );
       }
-      inner.set(e.var, c);
+      inner.value = c;
       return this.bool(e.body, inner, `Body of "${e.op}" must be a boolean`);
     };
     switch (e.op) {

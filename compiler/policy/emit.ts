@@ -41,8 +41,6 @@ export function policySkill(
 ): Skill {
   const nodes: Node[] = [];
   const edges: Edge[] = [];
-  const text = (l: Literal, names: readonly string[]) =>
-    ruleLiteralText(l, names, policy.movers, policy.chains);
   const head = (i: number) => i < policy.rules.length ? `rule_${i + 1}` : "stuck";
   // A variable keeps one type in the shared scope: a name another rule
   // binds with another type gets a suffix.
@@ -54,6 +52,9 @@ export function policySkill(
     return n;
   };
   policy.rules.forEach((rule, i) => {
+    const context = { goals: policy.goals, vocab, types: rule.condition.types };
+    const text = (l: Literal, names: readonly string[]) =>
+      ruleLiteralText(l, names, policy.movers, policy.chains, context);
     const names = ruleVariables(rule, vocab);
     const decl = vocab.actions[rule.action];
     const params = decl.params.length;
@@ -62,7 +63,7 @@ export function policySkill(
       id,
       kind: "check",
       cond: existentialText(rule.condition, names, 0, text),
-      doc: `Rule ${i + 1}: ${ruleText(rule, vocab, policy.movers, policy.chains)}`,
+      doc: `Rule ${i + 1}: ${ruleText(rule, vocab, policy.movers, policy.chains, policy.goals)}`,
     });
     const vars = decl.params.map((p, k) => scopeName(p.name, rule.condition.types[k]));
     let prev = id;

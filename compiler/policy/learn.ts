@@ -59,6 +59,7 @@ import {
 } from "./movers.ts";
 import { type Chain, findChains, SETTLED, settled } from "./settled.ts";
 import { goalRelations } from "./goals.ts";
+import { PENDING, pending, type PendingGoal, pendingGoals } from "./pending.ts";
 
 /** One demonstrated decision: the state and the expert's action in it. */
 export interface PolicyExample {
@@ -96,6 +97,8 @@ export interface Policy {
   movers: Mover[];
   /** The chains settled literals refer to (`settled:<index>`). */
   chains: Chain[];
+  /** The goal relations pending literals refer to. */
+  goals: PendingGoal[];
 }
 
 /** Limits of {@linkcode learnPolicy}. */
@@ -201,6 +204,7 @@ class Learner {
   #probeCache?: { state: StateIndex; idle: ReadonlySet<string> }[];
   readonly #idleCache = new Map<string, number>();
   readonly #signatures = new Map<PolicyExample, string>();
+  readonly #goals: PendingGoal[];
 
   constructor(
     readonly examples: readonly PolicyExample[],
@@ -224,6 +228,14 @@ class Learner {
     this.#width = options.beamWidth ?? 8;
     this.#maxWork = options.maxWork ?? 2_000_000;
     if (options.explain) this.#explain = options.explain;
+    // The relations the demonstrated goals ask for (the others would only
+    // lengthen the rules' text).
+    this.#goals = pendingGoals(vocab).filter((g) =>
+      this.#index.some((s) => s.atoms(g.goal, g.params.map(() => undefined)).length > 0)
+    );
+    if (this.#goals.length > 0) {
+      this.#derived.set(PENDING, (state, [x]) => pending(this.#goals, state, x));
+    }
   }
 
   run(): Policy {
@@ -288,7 +300,7 @@ class Learner {
       rules.push(rule);
       this.#explain?.(
         `policy rule ${rules.length}: ${
-          ruleText(rule, this.vocab, this.#movers, this.#chains)
+          ruleText(rule, this.vocab, this.#movers, this.#chains, this.#goals)
         } (takes ${rule.covers} of the ${remaining.length} decisions left)`,
       );
       const fired = new Set(best.fires);
@@ -314,6 +326,7 @@ class Learner {
       examples: this.examples.length,
       movers: this.#movers,
       chains: this.#chains,
+      goals: this.#goals,
     };
   }
 
@@ -352,7 +365,7 @@ class Learner {
           rules[i] = { ...rule, condition };
           this.#explain?.(
             `policy rule ${i + 1} moves for its siblings' reason: ${
-              ruleText(rules[i], this.vocab, this.#movers, this.#chains)
+              ruleText(rules[i], this.vocab, this.#movers, this.#chains, this.#goals)
             }`,
           );
           return;
@@ -464,7 +477,7 @@ class Learner {
         rule = rules[i] = { ...rule, condition };
         this.#explain?.(
           `policy rule ${i + 1} acts for goals not yet achieved: ${
-            ruleText(rule, this.vocab, this.#movers, this.#chains)
+            ruleText(rule, this.vocab, this.#movers, this.#chains, this.#goals)
           }`,
         );
       }
@@ -525,7 +538,7 @@ class Learner {
         rules[i] = { ...rule, condition: best };
         this.#explain?.(
           `policy rule ${i + 1} moves where the next rule acts: ${
-            ruleText(rules[i], this.vocab, this.#movers, this.#chains)
+            ruleText(rules[i], this.vocab, this.#movers, this.#chains, this.#goals)
           }`,
         );
         return;
@@ -585,7 +598,7 @@ class Learner {
             });
             this.#explain?.(
               `policy rule ${k + 1} moves the other way for rule ${start}'s reason: ${
-                ruleText(rules[k], this.vocab, this.#movers, this.#chains)
+                ruleText(rules[k], this.vocab, this.#movers, this.#chains, this.#goals)
               }`,
             );
             break;
@@ -784,6 +797,8 @@ class Learner {
     const deltas = uses.map(({ e }) => this.traces[e.trace].steps[e.step].delta);
     const literals: Literal[] = [];
     for (const lit of this.#literals({ types, literals: [] }, false)) {
+      // What the goal still asks is no precondition either.
+      if (lit.pred === PENDING) continue;
       const holdsAll = uses.every(({ e, i }) =>
         this.#index[i].has(lit.pred, lit.args.map((a) => e.args[a])) !== lit.negated
       );
@@ -899,6 +914,12 @@ class Learner {
         }
       };
       yield* go(0, -1);
+    }
+    // Whether the goal still asks something of an object.
+    if (this.#goals.length === 0) return;
+    for (let v = 0; v < n; v++) {
+      if (this.vocab.types[c.types[v]]?.kind !== "object") continue;
+      for (const negated of [false, true]) yield { pred: PENDING, args: [v], negated };
     }
   }
 
@@ -1497,11 +1518,13 @@ export function ruleText(
   vocab: Vocabulary,
   movers: readonly Mover[] = [],
   chains: readonly Chain[] = [],
+  goals: readonly PendingGoal[] = [],
 ): string {
   const names = ruleVariables(rule, vocab);
   const params = vocab.actions[rule.action].params.length;
-  const cond = rule.condition.literals.map((l) => ruleLiteralText(l, names, movers, chains)).join(
-    " and ",
-  );
+  const context = { goals, vocab, types: rule.condition.types };
+  const cond = rule.condition.literals.map((l) =>
+    ruleLiteralText(l, names, movers, chains, context)
+  ).join(" and ");
   return `${rule.action}(${names.slice(0, params).join(", ")}) if ${cond || "true"}`;
 }

@@ -24,6 +24,7 @@ import {
   type StateIndex,
 } from "./conjunction.ts";
 import { type Chain, SETTLED, settledText } from "./settled.ts";
+import { PENDING, type PendingGoal, pendingText } from "./pending.ts";
 
 /** The prefix of a closer literal's predicate: `closer:<mover>` with arguments (a, b, t). */
 export const CLOSER = "closer:";
@@ -272,6 +273,13 @@ export function distanceText(mover: Mover, a: string, b: string): string {
   return `distance(u, v: ${mover.type}, ${text}, ${a}, ${b})`;
 }
 
+/** What the text of a pending literal needs: the goal relations, the vocabulary, the rule's variable types. */
+export interface PendingContext {
+  goals: readonly PendingGoal[];
+  vocab: Vocabulary;
+  types: readonly string[];
+}
+
 /**
  * The text of a rule literal: a closer literal as a comparison of
  * distances, a settled one as what it means (see `settled.ts`).
@@ -281,7 +289,12 @@ export function ruleLiteralText(
   names: readonly string[],
   movers: readonly Mover[],
   chains: readonly Chain[] = [],
+  pendingContext?: PendingContext,
 ): string {
+  if (l.pred === PENDING && pendingContext) {
+    const { goals, vocab, types } = pendingContext;
+    return pendingText(goals, vocab, names[l.args[0]], types[l.args[0]], names, l.negated);
+  }
   if (l.pred.startsWith(SETTLED)) {
     const chain = chains[Number(l.pred.slice(SETTLED.length))];
     return settledText(chain, names[l.args[0]], names, l.negated);

@@ -1,8 +1,9 @@
 // Decision lists learned from a few small demonstrations, on domains written
 // here: a walk through a walled grid (distances, and the ties between equally
 // short ways), fetching a parcel (heading for where something is), stacking
-// blocks (settled objects, built from the bottom up) and a lift (moves for
-// what the next rule does there, in either direction).
+// blocks (settled objects, built from the bottom up), a lift (moves for
+// what the next rule does there, in either direction) and tidying up (what
+// the goal still asks for, whatever the kind of thing).
 import assert from "node:assert/strict";
 import { pddlKit } from "../../environments/pddl/kit.ts";
 import { pddlTyping } from "../../environments/pddl/vocabulary.ts";
@@ -359,4 +360,82 @@ Deno.test("a lift learned from one rider at a time carries several, going down a
   // Each rider: at most a move to where they wait, enter, a move, leave.
   assert.ok(results[0].actions <= 12, `${results[0].actions} actions for 3 riders`);
   assert.ok(results[1].actions <= 16, `${results[1].actions} actions for 4 riders`);
+});
+
+const TIDY_DOMAIN = `
+(define (domain tidy)
+  (:requirements :strips :typing)
+  (:types thing room)
+  (:predicates (robot-at ?r - room) (at ?t - thing ?r - room) (held ?t - thing) (free)
+    (cup ?t - thing) (book ?t - thing))
+  (:action go :parameters (?from - room ?to - room)
+    :precondition (robot-at ?from)
+    :effect (and (robot-at ?to) (not (robot-at ?from))))
+  (:action pick :parameters (?t - thing ?r - room)
+    :precondition (and (robot-at ?r) (at ?t ?r) (free))
+    :effect (and (held ?t) (not (at ?t ?r)) (not (free))))
+  (:action drop :parameters (?t - thing ?r - room)
+    :precondition (and (robot-at ?r) (held ?t))
+    :effect (and (at ?t ?r) (free) (not (held ?t)))))
+`;
+
+/** A tidy problem: the robot's room, things as [name, kind, room], goal atoms as text. */
+function tidyProblem(
+  name: string,
+  rooms: number,
+  robot: number,
+  things: [string, string, number][],
+  goal: string[],
+) {
+  const init = [`(robot-at r${robot})`, "(free)"];
+  for (const [t, kind, r] of things) init.push(`(${kind} ${t})`, `(at ${t} r${r})`);
+  return `(define (problem ${name}) (:domain tidy)
+  (:objects ${things.map(([t]) => t).join(" ")} - thing
+    ${Array.from({ length: rooms }, (_, i) => `r${i}`).join(" ")} - room)
+  (:init ${init.join(" ")})
+  (:goal (and ${goal.join(" ")})))`;
+}
+
+Deno.test("things the goal still asks for are fetched whatever their kind and whichever relation the goal asks", async () => {
+  // The goal asks some things to be in a room and one to be held at the
+  // end; the demonstrations happen to fetch each kind for one relation only.
+  const problems: Record<string, Parameters<typeof tidyProblem>> = {
+    p1: ["p1", 3, 0, [["c1", "cup", 1], ["b1", "book", 2]], ["(held c1)"]],
+    p2: ["p2", 4, 0, [["c1", "cup", 2], ["b1", "book", 1]], ["(at b1 r3)"]],
+    p3: ["p3", 4, 1, [["c1", "cup", 0], ["b1", "book", 3], ["c2", "cup", 2]], [
+      "(at c1 r2)",
+      "(at c2 r0)",
+      "(held b1)",
+    ]],
+    t1: ["t1", 6, 0, [["c1", "cup", 1], ["c2", "cup", 3], ["b1", "book", 2], ["b2", "book", 5]], [
+      "(at b1 r4)",
+      "(at c2 r0)",
+      "(held c1)",
+    ]],
+    t2: ["t2", 6, 5, [["c1", "cup", 0], ["b1", "book", 4], ["b2", "book", 1], ["b3", "book", 3]], [
+      "(at b2 r2)",
+      "(at c1 r5)",
+      "(held b3)",
+    ]],
+  };
+  const kit = pddlKit(
+    "pddl:tidy",
+    TIDY_DOMAIN,
+    "tidy.pddl",
+    Object.entries(problems).map(([id, args]) => ({
+      id: `tidy/${id}`,
+      file: `${id}.pddl`,
+      text: tidyProblem(...args),
+    })),
+    {},
+  );
+  const { results } = await induceAndRun(kit, ["tidy/p1", "tidy/p2", "tidy/p3"], [
+    "tidy/t1",
+    "tidy/t2",
+  ]);
+  for (const r of results) {
+    assert.ok(r.success, r.stop);
+    assert.equal(r.plannedActions, 0);
+    assert.equal(r.invalidActions, 0);
+  }
 });

@@ -1060,7 +1060,8 @@ class Learner {
         this.#params.set(typed, params);
         const room = n + 1 - params < this.#maxExtra;
         for (const lit of this.#literals(typed, room)) {
-          if (lit.negated || !lit.args.includes(n)) continue;
+          // An atom of the state or the goal (see `headsForPending`).
+          if (lit.negated || !lit.args.includes(n) || lit.pred === PENDING) continue;
           // The other new object only as what stands in a relation with
           // the place (`lies(x, place)`).
           if (lit.newType !== undefined && lit.args.length !== 2) continue;
@@ -1104,6 +1105,7 @@ class Learner {
           seen.add(id);
           const types = [...parent.condition.types, ...ext.newTypes];
           const condition: Conjunction = { types, literals: [...kept, ...ext.literals] };
+          if (headsForPending(condition)) continue;
           this.#params.set(condition, params);
           // A longer condition fires in a subset of the states its parent
           // fires in; a narrowed `none` may fire in more.
@@ -1502,6 +1504,17 @@ function better(a: Scored, b: Scored): boolean {
 }
 
 /** How promising a partial condition is: its precision, smoothed, then its coverage. */
+/**
+ * Whether a mover's target is picked by a pending literal: what a mover
+ * heads for is a place the condition names by an atom, never one picked
+ * by what the goal still asks ("some place the goal still names" is any
+ * of them, and three small demonstrations seldom have two).
+ */
+function headsForPending(c: Conjunction): boolean {
+  const pendingVars = new Set(c.literals.filter((l) => l.pred === PENDING).map((l) => l.args[0]));
+  return c.literals.some((l) => l.pred.startsWith(CLOSER) && pendingVars.has(l.args[2]));
+}
+
 function promise(s: Scored): number {
   return (s.pos.length + 1) / (s.pos.length + s.neg.length + 2) + s.pos.length * 1e-6;
 }

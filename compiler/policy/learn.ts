@@ -311,6 +311,7 @@ class Learner {
     this.#pursueGoals(rules);
     this.#purposeMoves(rules, bases);
     this.#mirrorMoverRules(rules, bases);
+    this.#relaxKinds(rules);
     const uncovered = remaining.map((i) => this.examples[i]);
     if (uncovered.length > 0) {
       const first = uncovered[0];
@@ -482,6 +483,35 @@ class Learner {
         );
       }
     });
+  }
+
+  /**
+   * Appends to the list, for each rule that says what kind its objects are
+   * (a static property of one object: `ispawn(obj)`, `not ismonkey(obj)`),
+   * the rule without it. Three small problems show the kinds they happen to
+   * use, and a rule learned from them names those kinds; the copies act only
+   * where no rule of the list does (a goal over a kind never demonstrated),
+   * and what the environment then refuses the agent does not send again.
+   */
+  #relaxKinds(rules: PolicyRule[]): void {
+    const seen = new Set(rules.map((r) => `${r.action}|${conditionKey(r.condition)}`));
+    for (const rule of [...rules]) {
+      const literals = rule.condition.literals.filter((l) =>
+        !(l.args.length === 1 && l.none === undefined && this.#static.has(l.pred) &&
+          !this.#goalPreds.includes(l.pred))
+      );
+      if (literals.length === rule.condition.literals.length) continue;
+      const condition: Conjunction = { types: rule.condition.types, literals };
+      const key = `${rule.action}|${conditionKey(condition)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      rules.push({ ...rule, condition, covers: 0, fires: 0 });
+      this.#explain?.(
+        `policy rule ${rules.length}, any kind of object: ${
+          ruleText(rules.at(-1)!, this.vocab, this.#movers, this.#chains, this.#goals)
+        }`,
+      );
+    }
   }
 
   /** The goal predicates some demonstrated goal asks something of. */
@@ -1510,6 +1540,11 @@ function better(a: Scored, b: Scored): boolean {
  * by what the goal still asks ("some place the goal still names" is any
  * of them, and three small demonstrations seldom have two).
  */
+/** A condition's literals as one key (their order ignored). */
+function conditionKey(c: Conjunction): string {
+  return `${c.types.join(",")}|${c.literals.map(literalKey).sort().join("&")}`;
+}
+
 function headsForPending(c: Conjunction): boolean {
   const pendingVars = new Set(c.literals.filter((l) => l.pred === PENDING).map((l) => l.args[0]));
   return c.literals.some((l) => l.pred.startsWith(CLOSER) && pendingVars.has(l.args[2]));

@@ -3,7 +3,8 @@
 // short ways), fetching a parcel (heading for where something is), stacking
 // blocks (settled objects, built from the bottom up), a lift (moves for
 // what the next rule does there, in either direction) and tidying up (what
-// the goal still asks for, whatever the kind of thing).
+// the goal still asks for, whatever the kind of thing, including a kind no
+// demonstration moved).
 import assert from "node:assert/strict";
 import { pddlKit } from "../../environments/pddl/kit.ts";
 import { pddlTyping } from "../../environments/pddl/vocabulary.ts";
@@ -66,15 +67,26 @@ function walkProblem(name: string, map: string[]): string {
   (:goal (at me ${goal})))`;
 }
 
-/** Induces a library from the kit's `demos` and runs it on `tests`, with the rules learned. */
-async function induceAndRun(kit: EnvironmentKit, demos: string[], tests: string[]) {
+/**
+ * Induces a library from the kit's `demos` and runs it on `tests`, with the
+ * rules learned; with `policyOnly`, the library holds the decision list
+ * alone (no other skill to fall back on).
+ */
+async function induceAndRun(
+  kit: EnvironmentKit,
+  demos: string[],
+  tests: string[],
+  policyOnly = false,
+) {
   const traces = await generateExpertTraces(kit, demos.map((id) => ({ id })), {
     envOptions: LEARNED,
   });
   const learned = withEnvOptions(kit, LEARNED);
   const compiled = compileTraces(traces, learned, { policy: true });
   const library = compileSkills(
-    compiled.skills.map((s) => ({ data: s, source: s.name })),
+    compiled.skills
+      .filter((s) => !policyOnly || s.name.startsWith("policy_"))
+      .map((s) => ({ data: s, source: s.name })),
     kit.vocabulary,
   );
   const results = [];
@@ -367,7 +379,7 @@ const TIDY_DOMAIN = `
   (:requirements :strips :typing)
   (:types thing room)
   (:predicates (robot-at ?r - room) (at ?t - thing ?r - room) (held ?t - thing) (free)
-    (cup ?t - thing) (book ?t - thing))
+    (cup ?t - thing) (book ?t - thing) (plate ?t - thing))
   (:action go :parameters (?from - room ?to - room)
     :precondition (robot-at ?from)
     :effect (and (robot-at ?to) (not (robot-at ?from))))
@@ -438,4 +450,45 @@ Deno.test("things the goal still asks for are fetched whatever their kind and wh
     assert.equal(r.plannedActions, 0);
     assert.equal(r.invalidActions, 0);
   }
+});
+
+Deno.test("a decision list ends with its rules free of the kinds the demonstrations happened to use", async () => {
+  // A plate lies in the last demonstration, and nothing ever moves one:
+  // the rule that picks things up says "not a plate".
+  const problems: Record<string, Parameters<typeof tidyProblem>> = {
+    p1: ["p1", 3, 0, [["c1", "cup", 1], ["b1", "book", 2]], ["(held c1)"]],
+    p2: ["p2", 4, 0, [["c1", "cup", 2], ["b1", "book", 1]], ["(at b1 r3)"]],
+    p3: ["p3", 4, 1, [["c1", "cup", 0], ["b1", "book", 3], ["c2", "cup", 2], ["d1", "plate", 3]], [
+      "(at c1 r2)",
+      "(at c2 r0)",
+      "(held b1)",
+    ]],
+    t1: ["t1", 4, 1, [["c1", "cup", 3], ["d1", "plate", 1]], ["(at d1 r2)"]],
+    t2: ["t2", 3, 0, [["d1", "plate", 0], ["b1", "book", 2]], ["(held d1)"]],
+  };
+  const kit = pddlKit(
+    "pddl:tidy",
+    TIDY_DOMAIN,
+    "tidy.pddl",
+    Object.entries(problems).map(([id, args]) => ({
+      id: `tidy/${id}`,
+      file: `${id}.pddl`,
+      text: tidyProblem(...args),
+    })),
+    {},
+  );
+  // The decision list alone: no other skill to fall back on.
+  const { results, policy } = await induceAndRun(
+    kit,
+    ["tidy/p1", "tidy/p2", "tidy/p3"],
+    ["tidy/t1", "tidy/t2"],
+    true,
+  );
+  assert.match(policy, /pick\(t, r\) if [^"]*not plate\(t\)/);
+  for (const r of results) {
+    assert.ok(r.success, r.stop);
+    assert.equal(r.invalidActions, 0);
+  }
+  assert.equal(results[0].actions, 3);
+  assert.equal(results[1].actions, 1);
 });

@@ -408,29 +408,24 @@ function tidyProblem(
   (:goal (and ${goal.join(" ")})))`;
 }
 
-Deno.test("things the goal still asks for are fetched whatever their kind and whichever relation the goal asks", async () => {
-  // The goal asks some things to be in a room and one to be held at the
-  // end; the demonstrations happen to fetch each kind for one relation only.
+/**
+ * A kit of the tidy domain: the three demonstrations (the goal asks some
+ * things to be in a room and one to be held at the end; each kind is
+ * fetched for one relation only, and the plate in the last is never moved)
+ * and the given test problems.
+ */
+function tidyKit(tests: Record<string, Parameters<typeof tidyProblem>>): EnvironmentKit {
   const problems: Record<string, Parameters<typeof tidyProblem>> = {
     p1: ["p1", 3, 0, [["c1", "cup", 1], ["b1", "book", 2]], ["(held c1)"]],
     p2: ["p2", 4, 0, [["c1", "cup", 2], ["b1", "book", 1]], ["(at b1 r3)"]],
-    p3: ["p3", 4, 1, [["c1", "cup", 0], ["b1", "book", 3], ["c2", "cup", 2]], [
+    p3: ["p3", 4, 1, [["c1", "cup", 0], ["b1", "book", 3], ["c2", "cup", 2], ["d1", "plate", 3]], [
       "(at c1 r2)",
       "(at c2 r0)",
       "(held b1)",
     ]],
-    t1: ["t1", 6, 0, [["c1", "cup", 1], ["c2", "cup", 3], ["b1", "book", 2], ["b2", "book", 5]], [
-      "(at b1 r4)",
-      "(at c2 r0)",
-      "(held c1)",
-    ]],
-    t2: ["t2", 6, 5, [["c1", "cup", 0], ["b1", "book", 4], ["b2", "book", 1], ["b3", "book", 3]], [
-      "(at b2 r2)",
-      "(at c1 r5)",
-      "(held b3)",
-    ]],
+    ...tests,
   };
-  const kit = pddlKit(
+  return pddlKit(
     "pddl:tidy",
     TIDY_DOMAIN,
     "tidy.pddl",
@@ -441,7 +436,23 @@ Deno.test("things the goal still asks for are fetched whatever their kind and wh
     })),
     {},
   );
-  const { results } = await induceAndRun(kit, ["tidy/p1", "tidy/p2", "tidy/p3"], [
+}
+const TIDY_DEMOS = ["tidy/p1", "tidy/p2", "tidy/p3"];
+
+Deno.test("things the goal still asks for are fetched whatever their kind and whichever relation the goal asks", async () => {
+  const kit = tidyKit({
+    t1: ["t1", 6, 0, [["c1", "cup", 1], ["c2", "cup", 3], ["b1", "book", 2], ["b2", "book", 5]], [
+      "(at b1 r4)",
+      "(at c2 r0)",
+      "(held c1)",
+    ]],
+    t2: ["t2", 6, 5, [["c1", "cup", 0], ["b1", "book", 4], ["b2", "book", 1], ["b3", "book", 3]], [
+      "(at b2 r2)",
+      "(at c1 r5)",
+      "(held b3)",
+    ]],
+  });
+  const { results } = await induceAndRun(kit, TIDY_DEMOS, [
     "tidy/t1",
     "tidy/t2",
   ]);
@@ -455,32 +466,14 @@ Deno.test("things the goal still asks for are fetched whatever their kind and wh
 Deno.test("a decision list ends with its rules free of the kinds the demonstrations happened to use", async () => {
   // A plate lies in the last demonstration, and nothing ever moves one:
   // the rule that picks things up says "not a plate".
-  const problems: Record<string, Parameters<typeof tidyProblem>> = {
-    p1: ["p1", 3, 0, [["c1", "cup", 1], ["b1", "book", 2]], ["(held c1)"]],
-    p2: ["p2", 4, 0, [["c1", "cup", 2], ["b1", "book", 1]], ["(at b1 r3)"]],
-    p3: ["p3", 4, 1, [["c1", "cup", 0], ["b1", "book", 3], ["c2", "cup", 2], ["d1", "plate", 3]], [
-      "(at c1 r2)",
-      "(at c2 r0)",
-      "(held b1)",
-    ]],
+  const kit = tidyKit({
     t1: ["t1", 4, 1, [["c1", "cup", 3], ["d1", "plate", 1]], ["(at d1 r2)"]],
     t2: ["t2", 3, 0, [["d1", "plate", 0], ["b1", "book", 2]], ["(held d1)"]],
-  };
-  const kit = pddlKit(
-    "pddl:tidy",
-    TIDY_DOMAIN,
-    "tidy.pddl",
-    Object.entries(problems).map(([id, args]) => ({
-      id: `tidy/${id}`,
-      file: `${id}.pddl`,
-      text: tidyProblem(...args),
-    })),
-    {},
-  );
+  });
   // The decision list alone: no other skill to fall back on.
   const { results, policy } = await induceAndRun(
     kit,
-    ["tidy/p1", "tidy/p2", "tidy/p3"],
+    TIDY_DEMOS,
     ["tidy/t1", "tidy/t2"],
     true,
   );

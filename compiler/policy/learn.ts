@@ -487,8 +487,8 @@ class Learner {
 
   /**
    * Appends to the list, for each rule that says what kind its objects are
-   * (a static property of one object: `ispawn(obj)`, `not ismonkey(obj)`),
-   * the rule without it. Three small problems show the kinds they happen to
+   * (a static property of one object: `ispawn(obj)`, `not ismonkey(obj)`)
+   * because every demonstrated use had it, the rule without it. Three small problems show the kinds they happen to
    * use, and a rule learned from them names those kinds; the copies act only
    * where no rule of the list does (a goal over a kind never demonstrated),
    * and what the environment then refuses the agent does not send again.
@@ -496,9 +496,12 @@ class Learner {
   #relaxKinds(rules: PolicyRule[]): void {
     const seen = new Set(rules.map((r) => `${r.action}|${conditionKey(r.condition)}`));
     for (const rule of [...rules]) {
+      // Only what held in every demonstrated use (the observed
+      // preconditions): a kind the search chose tells decisions apart.
+      const base = new Set(this.#baseKeys.get(rule.action) ?? []);
       const literals = rule.condition.literals.filter((l) =>
         !(l.args.length === 1 && l.none === undefined && this.#static.has(l.pred) &&
-          !this.#goalPreds.includes(l.pred))
+          !this.#goalPreds.includes(l.pred) && base.has(literalKey(l)))
       );
       if (literals.length === rule.condition.literals.length) continue;
       const condition: Conjunction = { types: rule.condition.types, literals };

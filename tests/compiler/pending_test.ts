@@ -1,0 +1,65 @@
+// What the goal still asks of an object: the learner's computed literal and
+// the expression a rule is written with must agree.
+import assert from "node:assert/strict";
+import { FactStore } from "../../runtime/fact_store.ts";
+import { StateIndex, TypeIndex } from "../../compiler/policy/conjunction.ts";
+import { pending, pendingGoals, pendingText } from "../../compiler/policy/pending.ts";
+import { parseExpr } from "../../dsl/expr/parse.ts";
+import { evalExpr } from "../../dsl/expr/eval.ts";
+import type { Vocabulary } from "../../dsl/vocabulary.ts";
+
+const vocab: Vocabulary = {
+  name: "tidy",
+  types: { Thing: { kind: "object" }, Room: { kind: "object" } },
+  predicates: {
+    at: { params: ["Thing", "Room"] },
+    held: { params: ["Thing"] },
+    goal_at: { params: ["Thing", "Room"] },
+    goal_held: { params: ["Thing"] },
+  },
+  functions: {},
+  actions: {},
+  landmarks: [
+    { pred: "at", on: "add", when: "goal_at(a0, a1)" },
+    { pred: "held", on: "add", when: "goal_held(a0)" },
+  ],
+};
+
+Deno.test("pending(x) and its expression agree: a goal atom naming x that does not hold", () => {
+  const objects = { cup: "Thing", book: "Thing", pen: "Thing", r1: "Room", r2: "Room", r3: "Room" };
+  const facts = new FactStore([
+    { pred: "at", args: ["cup", "r1"] },
+    { pred: "goal_at", args: ["cup", "r2"] },
+    { pred: "at", args: ["book", "r3"] },
+    { pred: "goal_at", args: ["book", "r3"] },
+    { pred: "goal_held", args: ["pen"] },
+    { pred: "at", args: ["pen", "r1"] },
+  ], objects);
+  const goals = pendingGoals(vocab);
+  assert.deepEqual(goals.map((g) => g.goal), ["goal_at", "goal_held"]);
+  const state = new StateIndex(facts, Object.keys(vocab.predicates), new TypeIndex(vocab));
+  const expected: Record<string, boolean> = {
+    cup: true, // not yet in r2
+    book: false, // already in r3
+    pen: true, // not held yet
+    r1: false,
+    r2: true, // where the cup must still go
+    r3: false,
+  };
+  for (const [x, want] of Object.entries(expected)) {
+    assert.equal(pending(goals, state, x), want, x);
+    const text = pendingText(goals, vocab, "x", objects[x as keyof typeof objects], ["x"]);
+    const expr = parseExpr(text);
+    assert.ok(expr.ok, text);
+    const value = evalExpr(expr.value, { vocab, facts, scope: { x } });
+    assert.deepEqual(value, { ok: true, value: want }, `${x}: ${text}`);
+    const not = parseExpr(
+      pendingText(goals, vocab, "x", objects[x as keyof typeof objects], ["x"], true),
+    );
+    assert.ok(not.ok);
+    assert.deepEqual(evalExpr(not.value, { vocab, facts, scope: { x } }), {
+      ok: true,
+      value: !want,
+    });
+  }
+});

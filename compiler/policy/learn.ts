@@ -488,10 +488,11 @@ class Learner {
   /**
    * Appends to the list, for each rule that says what kind its objects are
    * (a static property of one object: `ispawn(obj)`, `not ismonkey(obj)`)
-   * because every demonstrated use had it, the rule without it. Three small problems show the kinds they happen to
-   * use, and a rule learned from them names those kinds; the copies act only
-   * where no rule of the list does (a goal over a kind never demonstrated),
-   * and what the environment then refuses the agent does not send again.
+   * because every demonstrated use had it, the rule without it. Three small
+   * problems show the kinds they happen to use, and a rule learned from them
+   * names those kinds; the copies act only where no rule of the list does (a
+   * goal over a kind never demonstrated), and what the environment then
+   * refuses the agent does not send again.
    */
   #relaxKinds(rules: PolicyRule[]): void {
     const seen = new Set(rules.map((r) => `${r.action}|${conditionKey(r.condition)}`));
@@ -1536,23 +1537,23 @@ function better(a: Scored, b: Scored): boolean {
   return a.pos.length > b.pos.length;
 }
 
-/** How promising a partial condition is: its precision, smoothed, then its coverage. */
+/** A condition's literals as one key (their order ignored). */
+function conditionKey(c: Conjunction): string {
+  return `${c.types.join(",")}|${c.literals.map(literalKey).sort().join("&")}`;
+}
+
 /**
  * Whether a mover's target is picked by a pending literal: what a mover
  * heads for is a place the condition names by an atom, never one picked
  * by what the goal still asks ("some place the goal still names" is any
  * of them, and three small demonstrations seldom have two).
  */
-/** A condition's literals as one key (their order ignored). */
-function conditionKey(c: Conjunction): string {
-  return `${c.types.join(",")}|${c.literals.map(literalKey).sort().join("&")}`;
-}
-
 function headsForPending(c: Conjunction): boolean {
   const pendingVars = new Set(c.literals.filter((l) => l.pred === PENDING).map((l) => l.args[0]));
   return c.literals.some((l) => l.pred.startsWith(CLOSER) && pendingVars.has(l.args[2]));
 }
 
+/** How promising a partial condition is: its precision, smoothed, then its coverage. */
 function promise(s: Scored): number {
   return (s.pos.length + 1) / (s.pos.length + s.neg.length + 2) + s.pos.length * 1e-6;
 }

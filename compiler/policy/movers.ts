@@ -273,7 +273,10 @@ export function distanceText(mover: Mover, a: string, b: string): string {
   return `distance(u, v: ${mover.type}, ${text}, ${a}, ${b})`;
 }
 
-/** What the text of a pending literal needs: the goal relations, the vocabulary, the rule's variable types. */
+/**
+ * What the text of a pending literal needs: the goal relations, the
+ * vocabulary and the types of the rule's variables.
+ */
 export interface PendingContext {
   goals: readonly PendingGoal[];
   vocab: Vocabulary;

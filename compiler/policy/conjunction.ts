@@ -464,7 +464,10 @@ function search(
   if (checks()) step();
 }
 
-/** How many atoms of `pred` match the literal's bound arguments (an upper bound with two or more bound). */
+/**
+ * How many atoms of `pred` match the literal's bound arguments (an upper
+ * bound with two or more bound).
+ */
 function matching(
   state: StateIndex,
   pred: string,

@@ -24,7 +24,10 @@ export interface PendingGoal extends GoalRelation {
   params: string[];
 }
 
-/** The goal relations of a vocabulary with their arguments' types (see {@linkcode goalRelations}). */
+/**
+ * The goal relations of a vocabulary with their arguments' types (see
+ * {@linkcode goalRelations}).
+ */
 export function pendingGoals(vocab: Vocabulary): PendingGoal[] {
   return goalRelations(vocab)
     .filter((r) => vocab.predicates[r.pred].params.length > 0)

@@ -230,9 +230,8 @@ class Learner {
     if (options.explain) this.#explain = options.explain;
     // The relations the demonstrated goals ask for (the others would only
     // lengthen the rules' text).
-    this.#goals = pendingGoals(vocab).filter((g) =>
-      this.#index.some((s) => s.atoms(g.goal, g.params.map(() => undefined)).length > 0)
-    );
+    const asked = this.#asked;
+    this.#goals = pendingGoals(vocab).filter((g) => asked.has(g.goal));
     if (this.#goals.length > 0) {
       this.#derived.set(PENDING, (state, [x]) => pending(this.#goals, state, x));
     }
@@ -300,7 +299,7 @@ class Learner {
       rules.push(rule);
       this.#explain?.(
         `policy rule ${rules.length}: ${
-          ruleText(rule, this.vocab, this.#movers, this.#chains, this.#goals)
+          this.#ruleText(rule)
         } (takes ${rule.covers} of the ${remaining.length} decisions left)`,
       );
       const fired = new Set(best.fires);
@@ -365,9 +364,7 @@ class Learner {
         if (after.pos.length === before.pos.length && after.neg.length === 0) {
           rules[i] = { ...rule, condition };
           this.#explain?.(
-            `policy rule ${i + 1} moves for its siblings' reason: ${
-              ruleText(rules[i], this.vocab, this.#movers, this.#chains, this.#goals)
-            }`,
+            `policy rule ${i + 1} moves for its siblings' reason: ${this.#ruleText(rules[i])}`,
           );
           return;
         }
@@ -477,9 +474,7 @@ class Learner {
         if (this.#score(condition, rule.action, reaching).pos.length !== taken) continue;
         rule = rules[i] = { ...rule, condition };
         this.#explain?.(
-          `policy rule ${i + 1} acts for goals not yet achieved: ${
-            ruleText(rule, this.vocab, this.#movers, this.#chains, this.#goals)
-          }`,
+          `policy rule ${i + 1} acts for goals not yet achieved: ${this.#ruleText(rule)}`,
         );
       }
     });
@@ -502,7 +497,7 @@ class Learner {
       const base = new Set(this.#baseKeys.get(rule.action) ?? []);
       const literals = rule.condition.literals.filter((l) =>
         !(l.args.length === 1 && l.none === undefined && this.#static.has(l.pred) &&
-          !this.#goalPreds.includes(l.pred) && base.has(literalKey(l)))
+          base.has(literalKey(l)))
       );
       if (literals.length === rule.condition.literals.length) continue;
       const condition: Conjunction = { types: rule.condition.types, literals };
@@ -511,11 +506,14 @@ class Learner {
       seen.add(key);
       rules.push({ ...rule, condition, covers: 0, fires: 0 });
       this.#explain?.(
-        `policy rule ${rules.length}, any kind of object: ${
-          ruleText(rules.at(-1)!, this.vocab, this.#movers, this.#chains, this.#goals)
-        }`,
+        `policy rule ${rules.length}, any kind of object: ${this.#ruleText(rules.at(-1)!)}`,
       );
     }
+  }
+
+  /** A rule as text, with this learner's movers, chains and goal relations. */
+  #ruleText(rule: PolicyRule): string {
+    return ruleText(rule, this.vocab, this.#movers, this.#chains, this.#goals);
   }
 
   /** The goal predicates some demonstrated goal asks something of. */
@@ -571,9 +569,7 @@ class Learner {
         if (!best) continue;
         rules[i] = { ...rule, condition: best };
         this.#explain?.(
-          `policy rule ${i + 1} moves where the next rule acts: ${
-            ruleText(rules[i], this.vocab, this.#movers, this.#chains, this.#goals)
-          }`,
+          `policy rule ${i + 1} moves where the next rule acts: ${this.#ruleText(rules[i])}`,
         );
         return;
       }
@@ -632,7 +628,7 @@ class Learner {
             });
             this.#explain?.(
               `policy rule ${k + 1} moves the other way for rule ${start}'s reason: ${
-                ruleText(rules[k], this.vocab, this.#movers, this.#chains, this.#goals)
+                this.#ruleText(rules[k])
               }`,
             );
             break;
@@ -1094,8 +1090,7 @@ class Learner {
         this.#params.set(typed, params);
         const room = n + 1 - params < this.#maxExtra;
         for (const lit of this.#literals(typed, room)) {
-          // An atom of the state or the goal (see `headsForPending`).
-          if (lit.negated || !lit.args.includes(n) || lit.pred === PENDING) continue;
+          if (lit.negated || !lit.args.includes(n)) continue;
           // The other new object only as what stands in a relation with
           // the place (`lies(x, place)`).
           if (lit.newType !== undefined && lit.args.length !== 2) continue;

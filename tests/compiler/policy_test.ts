@@ -68,6 +68,29 @@ function walkProblem(name: string, map: string[]): string {
 }
 
 /**
+ * A kit of `domain` whose problems are `problems` (each written by `text`
+ * from its id and its description), named `<name>/<id>`.
+ */
+function kitOf<T>(
+  name: string,
+  domain: string,
+  problems: Record<string, T>,
+  text: (id: string, problem: T) => string,
+): EnvironmentKit {
+  return pddlKit(
+    `pddl:${name}`,
+    domain,
+    `${name}.pddl`,
+    Object.entries(problems).map(([id, p]) => ({
+      id: `${name}/${id}`,
+      file: `${id}.pddl`,
+      text: text(id, p),
+    })),
+    {},
+  );
+}
+
+/**
  * Induces a library from the kit's `demos` and runs it on `tests`, with the
  * rules learned; with `policyOnly`, the library holds the decision list
  * alone (no other skill to fall back on).
@@ -123,17 +146,7 @@ Deno.test("a walk learned on three small grids heads for the goal on a larger on
     ],
     back: ["G.....", "####..", "......", ".#####", "....A."],
   };
-  const kit = pddlKit(
-    "pddl:walk",
-    WALK_DOMAIN,
-    "walk.pddl",
-    Object.entries(maps).map(([id, map]) => ({
-      id: `walk/${id}`,
-      file: `${id}.pddl`,
-      text: walkProblem(id, map),
-    })),
-    {},
-  );
+  const kit = kitOf("walk", WALK_DOMAIN, maps, walkProblem);
   const { results, policy } = await induceAndRun(kit, ["walk/p1", "walk/p2", "walk/p3"], [
     "walk/big",
     "walk/back",
@@ -206,17 +219,7 @@ Deno.test("a parcel learned in three short corridors is fetched in longer ones: 
     big: ["G.........A.......P"],
     far: ["P..A.........G"],
   };
-  const kit = pddlKit(
-    "pddl:walk",
-    FETCH_DOMAIN,
-    "fetch.pddl",
-    Object.entries(maps).map(([id, map]) => ({
-      id: `fetch/${id}`,
-      file: `${id}.pddl`,
-      text: fetchProblem(id, map),
-    })),
-    {},
-  );
+  const kit = kitOf("fetch", FETCH_DOMAIN, maps, fetchProblem);
   const tests = ["fetch/big", "fetch/far"];
   const { results } = await induceAndRun(kit, ["fetch/p1", "fetch/p2", "fetch/p3"], tests);
   const expert = await generateExpertTraces(kit, tests.map((id) => ({ id })), {
@@ -277,16 +280,11 @@ Deno.test("towers learned from three small problems are built from the bottom up
     t2: [[["a", "b", "c", "d", "e"]], [["b", "d"], ["c", "a", "e"]]],
     t3: [[["f", "e"], ["d", "c"], ["b", "a"]], [["e", "c", "a"], ["f", "d", "b"]]],
   };
-  const kit = pddlKit(
-    "pddl:tower",
+  const kit = kitOf(
+    "tower",
     BLOCKS_DOMAIN,
-    "tower.pddl",
-    Object.entries(problems).map(([id, [towers, goal]]) => ({
-      id: `tower/${id}`,
-      file: `${id}.pddl`,
-      text: towerProblem(id, towers, goal),
-    })),
-    {},
+    problems,
+    (id, [towers, goal]) => towerProblem(id, towers, goal),
   );
   const { results, policy } = await induceAndRun(kit, ["tower/p1", "tower/p2", "tower/p3"], [
     "tower/t1",
@@ -349,16 +347,11 @@ Deno.test("a lift learned from one rider at a time carries several, going down a
     t1: [8, 4, [[1, 6], [6, 2], [7, 0]]],
     t2: [9, 8, [[0, 5], [5, 0], [3, 7], [7, 3]]],
   };
-  const kit = pddlKit(
-    "pddl:lift",
+  const kit = kitOf(
+    "lift",
     LIFT_DOMAIN,
-    "lift.pddl",
-    Object.entries(problems).map(([id, [levels, cab, riders]]) => ({
-      id: `lift/${id}`,
-      file: `${id}.pddl`,
-      text: liftProblem(id, levels, cab, riders),
-    })),
-    {},
+    problems,
+    (id, [levels, cab, riders]) => liftProblem(id, levels, cab, riders),
   );
   const { results } = await induceAndRun(kit, ["lift/p1", "lift/p2", "lift/p3"], [
     "lift/t1",
@@ -425,17 +418,7 @@ function tidyKit(tests: Record<string, Parameters<typeof tidyProblem>>): Environ
     ]],
     ...tests,
   };
-  return pddlKit(
-    "pddl:tidy",
-    TIDY_DOMAIN,
-    "tidy.pddl",
-    Object.entries(problems).map(([id, args]) => ({
-      id: `tidy/${id}`,
-      file: `${id}.pddl`,
-      text: tidyProblem(...args),
-    })),
-    {},
-  );
+  return kitOf("tidy", TIDY_DOMAIN, problems, (_, args) => tidyProblem(...args));
 }
 const TIDY_DEMOS = ["tidy/p1", "tidy/p2", "tidy/p3"];
 

@@ -8,6 +8,7 @@
 import { assertVocabulary } from "../../dsl/vocabulary.ts";
 import { ActionModel } from "../learn/action_model.ts";
 import { ActionMemory } from "./action_memory.ts";
+import { StandIns } from "./stand_ins.ts";
 import type { AgentFailure, AgentOptions, AgentResult } from "./agent_types.ts";
 import type { OnlineGrounder, ResetResult } from "../environment.ts";
 import { FactStore } from "../fact_store.ts";
@@ -52,6 +53,8 @@ export interface AgentContext {
   lookahead?: (facts: FactStore, action: string) => string[] | undefined;
   /** The (state, action) pairs sent so far: what is refused as stuck. */
   memory: ActionMemory;
+  /** Actions to try in place of a rejected one (with a learned action model). */
+  standIns?: StandIns;
 }
 
 /**
@@ -96,6 +99,7 @@ export async function startEpisode(options: AgentOptions): Promise<AgentContext>
     },
     canLookAhead,
     memory: new ActionMemory(),
+    ...(model instanceof ActionModel ? { standIns: new StandIns(model) } : {}),
     ...(model instanceof ActionModel
       ? {
         lookahead: (f: FactStore, action: string) =>

@@ -50,6 +50,8 @@ export async function* execute(
     ...(options.budgets ? { budgets: options.budgets } : {}),
     ...(options.actionModel ? { actionModel: options.actionModel, skipSatisfied: true } : {}),
     ...(ctx.lookahead ? { lookahead: ctx.lookahead } : {}),
+    // An action the demonstrations never used may do what a rejected one was meant to.
+    ...(ctx.standIns ? { standIns: ctx.standIns } : {}),
     // A rejection in this same state is recalled, not asked again.
     recall: (f, action) => ctx.memory.recall(ActionMemory.stateKey(f), action),
     // select_one is an existential choice: take a candidate not ruled out by an

@@ -27,6 +27,8 @@ export function formatEvent(event: RunEvent): string {
     case "act":
       return event.lookahead
         ? `${tag} ahead  ${event.node}: ${event.action} (look-ahead, for the node's action)`
+        : event.standsFor !== undefined
+        ? `${tag} act    ${event.node}: ${event.action} (in place of "${event.standsFor}")`
         : `${tag} act    ${event.node}: ${event.action}`;
     case "observe": {
       const lines = [`${pad}${" ".repeat(event.skill.length + 2)} obs    ${event.observation}`];

@@ -39,6 +39,8 @@ export type RunEvent =
     action: string;
     /** Sent by look-ahead to make the node's own action possible, not by the node. */
     lookahead?: true;
+    /** Sent in place of this action of the node, which the environment rejected. */
+    standsFor?: string;
     /**
      * Not sent: the environment rejected it in this same state before, and
      * its answer is recalled (see `InterpreterContext.recall`).
@@ -128,6 +130,16 @@ export interface RunContext {
     facts: FactStore,
     action: string,
   ) => { observation: string; rejected: string } | undefined;
+  /**
+   * Actions to try in place of one the environment rejected, in order. One
+   * it accepts stands for the rejected one when the effects the action model
+   * predicted for the rejected action then hold (or it predicted none); one
+   * that does something else is reported as a misfit and the next is tried.
+   */
+  standIns?: {
+    for(action: string): string[];
+    misfit(action: string, other: string): void;
+  };
   /**
    * Do not send an action whose learned effects all hold already (going
    * where the agent is): it counts as done. Needs `actionModel.satisfied`.
@@ -230,6 +242,36 @@ export async function* runSkill(
       diagnosis: { node: at.node, message: "The environment ended the episode" },
       state: at.state,
     };
+  /**
+   * Sends stand-ins for the rejected `action` until one does what `action`
+   * was meant to; `undefined` when the environment accepted none.
+   */
+  async function* standIn(node: string, action: string) {
+    const meant = ctx.actionModel?.predict?.(ctx.facts, action);
+    let accepted: string | undefined;
+    for (const other of ctx.standIns?.for(action) ?? []) {
+      if (ctx.recall?.(ctx.facts, other)) continue;
+      yield { type: "act", skill, depth, node, action: other, standsFor: action } as RunEvent;
+      const sent = await send(node, other);
+      yield sent.event;
+      if (sent.result.done) return { done: true, answer: { ok: true as const } };
+      if (sent.grounding.rejected !== undefined) continue;
+      const did = meant === undefined ||
+        (meant.add.every((a) => ctx.facts.has(a)) && meant.remove.every((a) => !ctx.facts.has(a)));
+      if (did) return { done: false, answer: { ok: true as const } };
+      ctx.standIns!.misfit(action, other);
+      accepted = other;
+    }
+    if (accepted === undefined) return undefined;
+    return {
+      done: false,
+      answer: {
+        ok: false as const,
+        reason: `"${accepted}", accepted in place of it, did not do what it was meant to`,
+        action,
+      },
+    };
+  }
   const anotherChoice = (node: string, why: string, choice: Choice): RunEvent => ({
     type: "think",
     skill,
@@ -294,7 +336,18 @@ export async function* runSkill(
             rejected: recalled.rejected,
             recalled: true,
           };
-          outcome = next(resume(program, state, { ok: false, reason: recalled.rejected, action }));
+          const stood = yield* standIn(outcome.node, action);
+          if (stood?.done) {
+            const end = ended(outcome, reward);
+            return yield* finish(skill, depth, end, extraSteps, actions, true, reward);
+          }
+          outcome = next(
+            resume(
+              program,
+              state,
+              stood?.answer ?? { ok: false, reason: recalled.rejected, action },
+            ),
+          );
           break;
         }
         yield { type: "act", skill, depth, node: outcome.node, action };
@@ -308,7 +361,10 @@ export async function* runSkill(
         }
         const { result, grounding, event } = await send(outcome.node, action);
         yield event;
-        if (result.done) {
+        const stood = grounding.rejected === undefined
+          ? undefined
+          : yield* standIn(outcome.node, action);
+        if (result.done || stood?.done) {
           const end = ended(outcome, reward);
           return yield* finish(skill, depth, end, extraSteps, actions, true, reward);
         }
@@ -316,7 +372,7 @@ export async function* runSkill(
           resume(
             program,
             state,
-            grounding.rejected === undefined ? { ok: true } : {
+            grounding.rejected === undefined ? { ok: true } : stood?.answer ?? {
               ok: false,
               reason: unmet.length > 0
                 ? `${grounding.rejected} (unmet: ${unmet.join(", ")})`

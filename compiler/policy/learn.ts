@@ -267,9 +267,9 @@ class Learner {
     }
     const keyOf = (e: PolicyExample) =>
       bases.has(e.action) ? e.action : `${e.action}\u0000${this.#signature(e)}`;
-    this.#findMovers(
-      new Map([...actions].map((action) => [action, this.#base(action, true)])),
-    );
+    // What held in every demonstrated use, the atoms they keep included.
+    const held = new Map([...actions].map((action) => [action, this.#base(action, true)]));
+    this.#findMovers(held);
     this.#agreeOnMoves(bases, variants);
     this.#chains = findChains(this.vocab, this.#types, this.#index);
     this.#chains.forEach((chain, c) => {
@@ -310,7 +310,7 @@ class Learner {
     this.#pursueGoals(rules);
     this.#purposeMoves(rules, bases);
     this.#mirrorMoverRules(rules, bases);
-    this.#relaxKinds(rules);
+    this.#relaxKinds(rules, held);
     const uncovered = remaining.map((i) => this.examples[i]);
     if (uncovered.length > 0) {
       const first = uncovered[0];
@@ -487,28 +487,55 @@ class Learner {
    * problems show the kinds they happen to use, and a rule learned from them
    * names those kinds; the copies act only where no rule of the list does (a
    * goal over a kind never demonstrated), and what the environment then
-   * refuses the agent does not send again.
+   * refuses the agent does not send again. Acting on objects no
+   * demonstration showed, a copy asks for what every demonstrated use had
+   * (`holding(obj)` of a move that carries it, which the kind told apart
+   * before).
    */
-  #relaxKinds(rules: PolicyRule[]): void {
+  #relaxKinds(rules: PolicyRule[], held: ReadonlyMap<string, Conjunction>): void {
     const seen = new Set(rules.map((r) => `${r.action}|${conditionKey(r.condition)}`));
-    for (const rule of [...rules]) {
+    const out: PolicyRule[] = [];
+    for (const rule of rules) {
+      out.push(rule);
       // Only what held in every demonstrated use (the observed
       // preconditions): a kind the search chose tells decisions apart.
       const base = new Set(this.#baseKeys.get(rule.action) ?? []);
       const literals = rule.condition.literals.filter((l) =>
         !(l.args.length === 1 && l.none === undefined && this.#static.has(l.pred) &&
-          base.has(literalKey(l)))
+          base.has(literalKey(l)) && !this.#tellsApart(rule.action, l))
       );
       if (literals.length === rule.condition.literals.length) continue;
+      const has = new Set(literals.map(literalKey));
+      for (const l of held.get(rule.action)?.literals ?? []) {
+        if (l.negated || l.none !== undefined || this.#static.has(l.pred)) continue;
+        if (!has.has(literalKey(l))) literals.push(l);
+      }
       const condition: Conjunction = { types: rule.condition.types, literals };
       const key = `${rule.action}|${conditionKey(condition)}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      rules.push({ ...rule, condition, covers: 0, fires: 0 });
+      out.push({ ...rule, condition, covers: 0, fires: 0 });
       this.#explain?.(
-        `policy rule ${rules.length}, any kind of object: ${this.#ruleText(rules.at(-1)!)}`,
+        `policy rule ${out.length}, any kind of object: ${this.#ruleText(out.at(-1)!)}`,
       );
     }
+    rules.splice(0, rules.length, ...out);
+  }
+
+  /**
+   * Whether a kind literal is what tells `action` from another demonstrated
+   * action of the same parameter types, every use of which had the opposite
+   * (`isredstate(to)` of `fly_red`, where `fly_blue` always flew to a state
+   * that is not red): the kind then says which action, not which objects.
+   */
+  #tellsApart(action: string, l: Literal): boolean {
+    const types = this.vocab.actions[action].params.map((p) => p.type).join(",");
+    const opposite = literalKey({ ...l, negated: !l.negated });
+    return [...this.#baseKeys].some(([other, keys]) =>
+      other !== action &&
+      this.vocab.actions[other].params.map((p) => p.type).join(",") === types &&
+      keys.includes(opposite)
+    );
   }
 
   /** A rule as text, with this learner's movers, chains and goal relations. */

@@ -2,9 +2,10 @@
 // here: a walk through a walled grid (distances, and the ties between equally
 // short ways), fetching a parcel (heading for where something is), stacking
 // blocks (settled objects, built from the bottom up), a lift (moves for
-// what the next rule does there, in either direction) and tidying up (what
+// what the next rule does there, in either direction), tidying up (what
 // the goal still asks for, whatever the kind of thing, including a kind no
-// demonstration moved).
+// demonstration moved), hauling (what a rule free of kinds still asks for)
+// and painting (a kind that says which action).
 import assert from "node:assert/strict";
 import { pddlKit } from "../../environments/pddl/kit.ts";
 import { pddlTyping } from "../../environments/pddl/vocabulary.ts";
@@ -446,7 +447,7 @@ Deno.test("things the goal still asks for are fetched whatever their kind and wh
   }
 });
 
-Deno.test("a decision list ends with its rules free of the kinds the demonstrations happened to use", async () => {
+Deno.test("a decision list holds its rules free of the kinds the demonstrations happened to use", async () => {
   // A plate lies in the last demonstration, and nothing ever moves one:
   // the rule that picks things up says "not a plate".
   const kit = tidyKit({
@@ -467,4 +468,112 @@ Deno.test("a decision list ends with its rules free of the kinds the demonstrati
   }
   assert.equal(results[0].actions, 3);
   assert.equal(results[1].actions, 1);
+});
+
+Deno.test("things of a kind no demonstration moved are fetched one after the other, not visited in turn", async () => {
+  // Two plates to take elsewhere: the rule "go where something the goal asks
+  // for lies" holds in either plate's room, so the copy of the pick rule
+  // free of kinds must come before it, not at the end of the list.
+  const kit = tidyKit({
+    t1: ["t1", 5, 2, [["d1", "plate", 1], ["d2", "plate", 3]], ["(at d1 r4)", "(at d2 r0)"]],
+  });
+  const { results } = await induceAndRun(kit, TIDY_DEMOS, ["tidy/t1"], true);
+  assert.ok(results[0].success, results[0].stop);
+  assert.equal(results[0].invalidActions, 0);
+  // Each plate: go to it, pick it up, go to its room, drop it.
+  assert.ok(results[0].actions <= 8, `${results[0].actions} actions for 2 plates`);
+});
+
+/** Things painted by colour: one action for red things, one for blue ones. */
+const PAINT_DOMAIN = `
+(define (domain paint)
+  (:requirements :strips :typing)
+  (:types thing)
+  (:predicates (red ?t - thing) (blue ?t - thing) (painted ?t - thing))
+  (:action paint-red :parameters (?t - thing)
+    :precondition (red ?t) :effect (painted ?t))
+  (:action paint-blue :parameters (?t - thing)
+    :precondition (blue ?t) :effect (painted ?t)))
+`;
+
+Deno.test("a kind that tells two actions of the same parameters apart stays in their rules", async () => {
+  // Each demonstration paints one thing of two; the test paints four.
+  const problems: Record<string, [string[], number[]]> = {
+    p1: [["red", "blue"], [0]],
+    p2: [["red", "blue"], [1]],
+    p3: [["blue", "red", "blue"], [2]],
+    t1: [["blue", "blue", "red", "red", "blue"], [0, 2, 3, 4]],
+  };
+  const kit = kitOf("paint", PAINT_DOMAIN, problems, (id, [colours, goal]) => {
+    const things = colours.map((_, i) => `t${i}`);
+    return `(define (problem ${id}) (:domain paint) (:objects ${things.join(" ")} - thing)
+      (:init ${colours.map((c, i) => `(${c} t${i})`).join(" ")})
+      (:goal (and ${goal.map((i) => `(painted t${i})`).join(" ")})))`;
+  });
+  const { results, policy } = await induceAndRun(kit, ["paint/p1", "paint/p2", "paint/p3"], [
+    "paint/t1",
+  ], true);
+  // Red things are painted red: no copy of the rule paints a thing of any colour.
+  assert.match(policy, /paint_red\(t\) if /);
+  assert.doesNotMatch(policy, /paint_red\(t\) if (?![^"]*red\(t\))/);
+  assert.ok(results[0].success, results[0].stop);
+  assert.equal(results[0].invalidActions, 0);
+  assert.equal(results[0].actions, 4);
+});
+
+/** Things carried between rooms: picked up, carried along, put down where they belong. */
+const HAUL_DOMAIN = `
+(define (domain haul)
+  (:requirements :strips :typing)
+  (:types thing room)
+  (:predicates (robot-at ?r - room) (at ?t - thing ?r - room) (held ?t - thing) (free)
+    (crate ?t - thing) (sack ?t - thing))
+  (:action go :parameters (?from - room ?to - room)
+    :precondition (and (robot-at ?from) (free))
+    :effect (and (robot-at ?to) (not (robot-at ?from))))
+  (:action carry :parameters (?t - thing ?from - room ?to - room)
+    :precondition (and (robot-at ?from) (held ?t) (at ?t ?from))
+    :effect (and (robot-at ?to) (not (robot-at ?from)) (at ?t ?to) (not (at ?t ?from))))
+  (:action pick :parameters (?t - thing ?r - room)
+    :precondition (and (robot-at ?r) (at ?t ?r) (free))
+    :effect (and (held ?t) (not (free))))
+  (:action drop :parameters (?t - thing)
+    :precondition (held ?t)
+    :effect (and (free) (not (held ?t)))))
+`;
+
+Deno.test("a rule's copy for any kind of object asks for what every demonstrated use had", async () => {
+  // Crates are carried in the demonstrations; the test asks two sacks to be
+  // carried, the second lying where the first goes: there, holding the first,
+  // the robot must put it down, not carry the second without holding it. (A
+  // thing is a crate in one problem and a sack in another: the kinds are
+  // properties, not types.)
+  const problems: Record<string, [number, number, [string, string, number][], string[]]> = {
+    p1: [3, 0, [["a", "crate", 1], ["b", "sack", 2]], ["(at a r2)"]],
+    p2: [4, 2, [["b", "crate", 0], ["a", "sack", 1]], ["(at b r3)"]],
+    p3: [4, 1, [["a", "crate", 3], ["c", "crate", 1], ["b", "sack", 2]], [
+      "(at a r0)",
+      "(at c r2)",
+    ]],
+    t1: [5, 1, [["a", "sack", 1], ["b", "sack", 3], ["c", "crate", 4]], [
+      "(at a r3)",
+      "(at b r0)",
+    ]],
+  };
+  const kit = kitOf("haul", HAUL_DOMAIN, problems, (id, [rooms, robot, things, goal]) => {
+    const init = [`(robot-at r${robot})`, "(free)"];
+    for (const [t, kind, r] of things) init.push(`(${kind} ${t})`, `(at ${t} r${r})`);
+    return `(define (problem ${id}) (:domain haul)
+      (:objects ${things.map(([t]) => t).join(" ")} - thing
+        ${Array.from({ length: rooms }, (_, i) => `r${i}`).join(" ")} - room)
+      (:init ${init.join(" ")})
+      (:goal (and ${goal.join(" ")})))`;
+  });
+  const { results, policy } = await induceAndRun(kit, ["haul/p1", "haul/p2", "haul/p3"], [
+    "haul/t1",
+  ], true);
+  assert.ok(results[0].success, results[0].stop);
+  assert.equal(results[0].invalidActions, 0);
+  // The copy of the carry rule, free of "crate", asks that the thing be held.
+  assert.match(policy, /carry\(t, from, to\) if (?![^"]*crate\(t\))[^"]*held\(t\)/);
 });

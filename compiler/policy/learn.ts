@@ -485,12 +485,14 @@ class Learner {
    * (a static property of one object: `ispawn(obj)`, `not ismonkey(obj)`)
    * because every demonstrated use had it, the rule without it. Three small
    * problems show the kinds they happen to use, and a rule learned from them
-   * names those kinds; the copies act only where no rule of the list does (a
-   * goal over a kind never demonstrated), and what the environment then
-   * refuses the agent does not send again. Acting on objects no
-   * demonstration showed, a copy asks for what every demonstrated use had
-   * (`holding(obj)` of a move that carries it, which the kind told apart
-   * before).
+   * names those kinds. Each copy follows its rule, so it acts where the rule
+   * does not (a goal over a kind never demonstrated) before the rules after
+   * it do (a move to where something else the goal asks for lies, which
+   * would otherwise leave each such thing for the next); what the
+   * environment then refuses the agent does not send again. Acting on
+   * objects no demonstration showed, a copy asks for what every demonstrated
+   * use had (`holding(obj)` of a move that carries it, which the kind told
+   * apart before).
    */
   #relaxKinds(rules: PolicyRule[], held: ReadonlyMap<string, Conjunction>): void {
     const seen = new Set(rules.map((r) => `${r.action}|${conditionKey(r.condition)}`));

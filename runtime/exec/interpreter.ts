@@ -246,19 +246,25 @@ export async function* runSkill(
    * Sends stand-ins for the rejected `action` until one does what `action`
    * was meant to; `undefined` when the environment accepted none.
    */
-  async function* standIn(node: string, action: string) {
+  async function* standIn(
+    node: string,
+    action: string,
+  ): AsyncGenerator<
+    RunEvent,
+    { done: boolean; answer: Parameters<typeof resume>[2] } | undefined
+  > {
     const meant = ctx.actionModel?.predict?.(ctx.facts, action);
     let accepted: string | undefined;
     for (const other of ctx.standIns?.for(action) ?? []) {
       if (ctx.recall?.(ctx.facts, other)) continue;
-      yield { type: "act", skill, depth, node, action: other, standsFor: action } as RunEvent;
+      yield { type: "act", skill, depth, node, action: other, standsFor: action };
       const sent = await send(node, other);
       yield sent.event;
-      if (sent.result.done) return { done: true, answer: { ok: true as const } };
+      if (sent.result.done) return { done: true, answer: { ok: true } };
       if (sent.grounding.rejected !== undefined) continue;
       const did = meant === undefined ||
         (meant.add.every((a) => ctx.facts.has(a)) && meant.remove.every((a) => !ctx.facts.has(a)));
-      if (did) return { done: false, answer: { ok: true as const } };
+      if (did) return { done: false, answer: { ok: true } };
       ctx.standIns!.misfit(action, other);
       accepted = other;
     }
@@ -266,7 +272,7 @@ export async function* runSkill(
     return {
       done: false,
       answer: {
-        ok: false as const,
+        ok: false,
         reason: `"${accepted}", accepted in place of it, did not do what it was meant to`,
         action,
       },

@@ -82,7 +82,9 @@ export interface AgentOptions {
   /**
    * Before an action the action model (an `ActionModel`) predicts to be
    * rejected, plan its preconditions with the model and send that plan
-   * first (see `lookahead.ts`). @default true
+   * first (see `lookahead.ts`); and where a skill chooses among several
+   * objects, play each way on in the model and leave one that ends in a
+   * dead end (see `choice_lookahead.ts`). @default true
    */
   lookahead?: boolean;
   /**

@@ -9,6 +9,7 @@ import { assertVocabulary } from "../../dsl/vocabulary.ts";
 import { ActionModel } from "../learn/action_model.ts";
 import { ActionMemory } from "./action_memory.ts";
 import { StandIns } from "./stand_ins.ts";
+import { ChoiceLookahead } from "./choice_lookahead.ts";
 import type { AgentFailure, AgentOptions, AgentResult } from "./agent_types.ts";
 import type { OnlineGrounder, ResetResult } from "../environment.ts";
 import { FactStore } from "../fact_store.ts";
@@ -55,6 +56,8 @@ export interface AgentContext {
   memory: ActionMemory;
   /** Actions to try in place of a rejected one (with a learned action model). */
   standIns?: StandIns;
+  /** Free choices looked ahead in the action model (with look-ahead allowed). */
+  choices?: ChoiceLookahead;
 }
 
 /**
@@ -100,6 +103,9 @@ export async function startEpisode(options: AgentOptions): Promise<AgentContext>
     canLookAhead,
     memory: new ActionMemory(),
     ...(model instanceof ActionModel ? { standIns: new StandIns(model) } : {}),
+    ...(model instanceof ActionModel && options.lookahead !== false
+      ? { choices: new ChoiceLookahead(model, options.kit.vocabulary) }
+      : {}),
     ...(model instanceof ActionModel
       ? {
         lookahead: (f: FactStore, action: string) =>

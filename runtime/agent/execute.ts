@@ -42,6 +42,8 @@ export async function* execute(
   let focus: string[] = [];
   let before: FactStore | undefined;
   let stateBefore: string | undefined;
+  // The next action follows a choice the look-ahead changed: it counts as planned.
+  let steered = false;
   const run = runSkill(program, args, {
     env: options.env,
     grounder: ctx.grounder,
@@ -57,12 +59,18 @@ export async function* execute(
     // select_one is an existential choice: take a candidate not ruled out by an
     // earlier rejection, preferably one related to the objects just acted on, and
     // remember which values were chosen among several.
-    choose: (candidates) => {
+    // A choice whose way the action model sees end in a dead end takes another.
+    choose: (candidates, _expr, at) => {
       if (candidates.length < 2) return candidates[0];
       const allowed = candidates.filter((c) => typeof c !== "string" || !avoid.has(c));
       const pool = allowed.length > 0 ? allowed : candidates;
-      const pick = pool.find((c) => typeof c === "string" && relatedTo(facts, c, focus)) ??
+      let pick = pool.find((c) => typeof c === "string" && relatedTo(facts, c, focus)) ??
         pool[0];
+      if (at && ctx.choices) {
+        const looked = ctx.choices.choose([pick, ...pool.filter((c) => c !== pick)], at, facts);
+        if (looked !== pick) steered = true;
+        pick = looked;
+      }
       contested.add(pick);
       return pick;
     },
@@ -132,7 +140,8 @@ export async function* execute(
         return { result, events, budget: true, contested };
       }
       tally.actions++;
-      if (e.lookahead) tally.planned++;
+      if (e.lookahead || steered) tally.planned++;
+      steered = false;
     } else if (e.type === "observe" && !e.recalled) {
       if (e.rejected !== undefined) tally.invalid++;
       if (stateBefore !== undefined) {

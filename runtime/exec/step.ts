@@ -118,12 +118,23 @@ export type StepOutcome =
 /** The outcome that ends a run. */
 export type EndOutcome = Extract<StepOutcome, { kind: "end" }>;
 
+/** Where a data node binds its variable by a choice: the program, the node, the state before. */
+export interface ChoicePoint {
+  program: Program;
+  node: string;
+  state: RunState;
+}
+
 /** What a step may read besides the program and state. */
 export interface StepContext {
   facts: FactView;
   budgets?: Partial<Budgets>;
-  /** Picks among several `select_one` candidates (consistency replay uses it). */
-  choose?: (candidates: Value[], expr: Expr) => Value | undefined;
+  /**
+   * Picks among several `select_one` candidates (consistency replay uses it).
+   * A data node's own binding says where it is: the node and the state before
+   * it binds (a simulation may go on from there).
+   */
+  choose?: (candidates: Value[], expr: Expr, at?: ChoicePoint) => Value | undefined;
   /**
    * Picks which remaining element a loop binds next: an index into `items`
    * from `from` on (the elements before it are done); the default is
@@ -182,11 +193,14 @@ export function step(program: Program, state: RunState, ctx: StepContext): StepO
   }
   const evaluate = (field: string): { value: Value } | { error: string } => {
     const expr = program.exprs.get(`${node.id}.${field}`)!;
+    const choose = ctx.choose;
     const r = evalExpr(expr, {
       vocab: program.vocab,
       facts: ctx.facts,
       scope: s.scope,
-      choose: ctx.choose,
+      choose: choose && node.kind === "data"
+        ? (candidates, e) => choose(candidates, e, { program, node: node.id, state })
+        : choose,
     });
     return r.ok ? { value: r.value } : { error: formatExprError(r.error) };
   };

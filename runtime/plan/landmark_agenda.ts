@@ -32,7 +32,32 @@ export function pendingLandmarkCalls(
   library: SkillLibrary,
   facts: FactView,
 ): SkillCall[] {
+  const producers = new Map<string, { skill: string; params: string[] } | undefined>();
   const out: SkillCall[] = [];
+  for (const atom of goalAtoms(vocab, facts)) {
+    if (facts.has(atom)) continue;
+    if (!producers.has(atom.pred)) producers.set(atom.pred, producerOf(library, atom.pred));
+    const producer = producers.get(atom.pred);
+    if (producer === undefined) continue;
+    const callArgs: Record<string, Value> = {};
+    producer.params.forEach((p, i) => callArgs[p] = atom.args[i]);
+    out.push({ skill: producer.skill, args: callArgs });
+  }
+  return out;
+}
+
+/**
+ * The landmark atoms the goal asks for, held or not: `p(a0, a1)` of each
+ * `goal_p(a0, a1)` fact of a landmark `p` with that condition, in landmark
+ * then fact order.
+ *
+ * @example Usage
+ * ```ts ignore
+ * const done = goalAtoms(vocab, facts).every((atom) => facts.has(atom));
+ * ```
+ */
+export function goalAtoms(vocab: Vocabulary, facts: FactView): Atom[] {
+  const out: Atom[] = [];
   for (const landmark of vocab.landmarks ?? []) {
     if (landmark.on !== "add" || landmark.when === undefined) continue;
     const when = parseExpr(landmark.when);
@@ -41,28 +66,28 @@ export function pendingLandmarkCalls(
     const arity = own(vocab.predicates, landmark.pred)?.params.length;
     if (!positions || [...new Set(positions)].length !== arity) continue;
     if (positions.some((j) => j >= arity)) continue;
-    const producers = library.programs().flatMap((program) => {
-      const post = postconditionOf(program);
-      if (typeof post !== "object" || post.kind !== "call" || post.name !== landmark.pred) {
-        return [];
-      }
-      const params = post.args.map((a) => a.kind === "var" ? a.name : undefined);
-      if (params.some((p) => p === undefined)) return [];
-      return [{ skill: program.skill.name, params: params as string[] }];
-    });
-    if (producers.length === 0) continue;
     for (const goal of facts.query(when.value.name, positions.map(() => null))) {
       const args: AtomArg[] = [];
       positions.forEach((j, i) => args[j] = goal.args[i]);
-      const atom: Atom = { pred: landmark.pred, args };
-      if (facts.has(atom)) continue;
-      const { skill, params } = producers[0];
-      const callArgs: Record<string, Value> = {};
-      params.forEach((p, i) => callArgs[p] = args[i]);
-      out.push({ skill, args: callArgs });
+      out.push({ pred: landmark.pred, args });
     }
   }
   return out;
+}
+
+/** The first skill whose postcondition is `pred` over its parameters, with them in order. */
+function producerOf(
+  library: SkillLibrary,
+  pred: string,
+): { skill: string; params: string[] } | undefined {
+  for (const program of library.programs()) {
+    const post = postconditionOf(program);
+    if (typeof post !== "object" || post.kind !== "call" || post.name !== pred) continue;
+    const params = post.args.map((a) => a.kind === "var" ? a.name : undefined);
+    if (params.some((p) => p === undefined)) continue;
+    return { skill: program.skill.name, params: params as string[] };
+  }
+  return undefined;
 }
 
 /** For `goal_p(a0, a1)`: the landmark argument each position holds, or undefined. */

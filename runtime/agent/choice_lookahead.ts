@@ -1,0 +1,90 @@
+/**
+ * Choices looked ahead: where a skill binds a variable by choice among
+ * several objects, the agent plays the skill on in its action model with the
+ * object it would take; when that way ends where the skill fails before the
+ * goal holds (a tour that strands itself, a resource spent too early), it
+ * takes the first other object whose way reaches the goal, or failing that
+ * one whose way the model cannot tell. The skill still decides every action;
+ * the look-ahead only orders its free choices. The simulated actions of an
+ * episode are bounded.
+ *
+ * @module
+ */
+import type { Value } from "../../dsl/facts.ts";
+import type { Vocabulary } from "../../dsl/vocabulary.ts";
+import type { FactStore } from "../fact_store.ts";
+import type { ActionModel } from "../learn/action_model.ts";
+import { simulate, type SimulationEnd } from "../exec/simulate.ts";
+import type { ChoicePoint } from "../exec/step.ts";
+import { goalAtoms } from "../plan/landmark_agenda.ts";
+
+/** Simulated actions of one way at most. */
+const HORIZON = 40;
+/** Simulated actions of one episode at most. */
+const EPISODE_BUDGET = 2000;
+
+/** The look-ahead of one episode's choices. */
+export class ChoiceLookahead {
+  readonly #model: ActionModel;
+  readonly #vocab: Vocabulary;
+  #left = EPISODE_BUDGET;
+
+  /**
+   * @param model The action model that predicts each simulated action.
+   * @param vocab The vocabulary whose landmarks say what the goal asks.
+   */
+  constructor(model: ActionModel, vocab: Vocabulary) {
+    this.#model = model;
+    this.#vocab = vocab;
+  }
+
+  /**
+   * The object to take at `at` among `ordered` (the one the agent would take
+   * first): the first when its way does not end in a dead end, or the
+   * budget is spent, or the goal names nothing the model can check.
+   *
+   * @example Usage
+   * ```ts ignore
+   * const pick = lookahead.choose([preferred, ...others], at, facts);
+   * ```
+   */
+  choose(ordered: readonly Value[], at: ChoicePoint, facts: FactStore): Value {
+    const atoms = goalAtoms(this.#vocab, facts);
+    if (ordered.length < 2 || atoms.length === 0 || this.#left <= 0) return ordered[0];
+    const goal = (f: { has: FactStore["has"] }) => atoms.every((a) => f.has(a));
+    const ends = new Map<Value, SimulationEnd>();
+    for (const value of ordered) {
+      if (this.#left <= 0) break;
+      const end = this.#way(value, at, facts, goal);
+      if (value === ordered[0] && end !== "dead end") return value;
+      if (end === "goal") return value;
+      ends.set(value, end);
+    }
+    return ordered.find((v) => ends.get(v) === "unknown") ?? ordered[0];
+  }
+
+  /** Where the skill goes on to when `value` is taken at `at`. */
+  #way(
+    value: Value,
+    at: ChoicePoint,
+    facts: FactStore,
+    goal: (f: { has: FactStore["has"] }) => boolean,
+  ): SimulationEnd {
+    let forced = false;
+    const { end, actions } = simulate(at.program, at.state, facts.clone(), {
+      predict: (f, action) => this.#model.predict(f, action),
+      goal,
+      maxActions: Math.min(HORIZON, this.#left),
+      // The choice point takes `value` once; every later choice its first candidate.
+      choose: (candidates, _expr, where) => {
+        if (!forced && where?.node === at.node && candidates.includes(value)) {
+          forced = true;
+          return value;
+        }
+        return candidates[0];
+      },
+    });
+    this.#left -= Math.max(1, actions);
+    return end;
+  }
+}

@@ -1,0 +1,181 @@
+// Free choices looked ahead in the action model: a tour that visits each
+// place once and comes home takes, where it has a choice, the way the model
+// sees reach the goal rather than the first, which strands it.
+import assert from "node:assert/strict";
+import { pddlKit } from "../../environments/pddl/kit.ts";
+import { withEnvOptions } from "../../runtime/environment.ts";
+import { generateExpertTraces } from "../../runtime/eval/expert_traces.ts";
+import { compileTraces } from "../../compiler/compile.ts";
+import { compileSkills } from "../../runtime/store/library.ts";
+import { type AgentEvent, runAgent } from "../../runtime/agent/mod.ts";
+import { simulate } from "../../runtime/exec/simulate.ts";
+import { initialState } from "../../runtime/exec/step.ts";
+import { FactStore } from "../../runtime/fact_store.ts";
+import { goalAtoms } from "../../runtime/plan/landmark_agenda.ts";
+import type { Skill } from "../../dsl/graph/schema.ts";
+import { drainAgent } from "./_agent_fixtures.ts";
+
+const LEARNED = { rules: "learned" };
+
+/** Places joined by links; each visited once, then home to the start. */
+const TOUR_DOMAIN = `
+(define (domain tour)
+  (:requirements :strips :typing :negative-preconditions)
+  (:types place)
+  (:predicates (at ?x - place) (visited ?x - place) (start ?x - place) (link ?x - place ?y - place)
+    (home))
+  (:action go :parameters (?x - place ?y - place)
+    :precondition (and (at ?x) (link ?x ?y) (not (visited ?y)) (not (start ?y)))
+    :effect (and (not (at ?x)) (at ?y) (visited ?y)))
+  (:action back :parameters (?x - place ?y - place)
+    :precondition (and (at ?x) (link ?x ?y) (start ?y))
+    :effect (and (not (at ?x)) (at ?y) (home))))
+`;
+
+/** A tour from s over `places` along the (two-way) `links`, visiting every place. */
+function tourProblem(name: string, places: string[], links: [string, string][]): string {
+  const both = links.flatMap(([a, b]) => [`(link ${a} ${b})`, `(link ${b} ${a})`]);
+  return `(define (problem ${name}) (:domain tour) (:objects s ${places.join(" ")} - place)
+  (:init (at s) (start s) ${both.join(" ")})
+  (:goal (and ${places.map((p) => `(visited ${p})`).join(" ")} (home))))`;
+}
+
+const kit = pddlKit("pddl:tour", TOUR_DOMAIN, "tour.pddl", [
+  { id: "tour/p1", file: "p1.pddl", text: tourProblem("p1", ["a"], [["s", "a"]]) },
+  {
+    id: "tour/p2",
+    file: "p2.pddl",
+    text: tourProblem("p2", ["a", "b"], [["s", "a"], ["a", "b"], ["b", "s"]]),
+  },
+  // From a, b comes first (the candidates' order) and strands the tour at c,
+  // which has no link home; c first leads round to b and home.
+  {
+    id: "tour/ring",
+    file: "ring.pddl",
+    text: tourProblem("ring", ["a", "b", "c"], [["s", "a"], ["a", "b"], ["a", "c"], [
+      "c",
+      "b",
+    ], ["b", "s"]]),
+  },
+], {});
+
+/** Goes to an unvisited place while one is linked, then home. */
+const TOUR: Skill = {
+  format: "skillc/skill@1",
+  name: "tour",
+  vocabulary: kit.vocabulary.name,
+  params: [],
+  doc: { summary: "Visits every place, then goes home." },
+  entry: "onward",
+  nodes: [
+    {
+      id: "onward",
+      kind: "check",
+      cond: "exists(x: place, at(x) and exists(y: place, link(x, y) and not visited(y) and " +
+        "not start(y)))",
+    },
+    { id: "here", kind: "data", var: "x", expr: "select_one(x: place, at(x))" },
+    {
+      id: "next",
+      kind: "data",
+      var: "y",
+      expr: "select_one(y: place, link(x, y) and not visited(y) and not start(y))",
+    },
+    { id: "go", kind: "primitive", action: "go", args: { x: "x", y: "y" } },
+    {
+      id: "homeward",
+      kind: "check",
+      cond: "exists(x: place, at(x) and exists(y: Start, link(x, y)))",
+    },
+    { id: "from", kind: "data", var: "x", expr: "select_one(x: place, at(x))" },
+    // The start is a kind of place: it is the start in every problem.
+    { id: "to", kind: "data", var: "h", expr: "select_one(y: Start, link(x, y))" },
+    { id: "back", kind: "primitive", action: "back", args: { x: "x", y: "h" } },
+    { id: "done", kind: "terminal", outcome: "success" },
+    { id: "stuck", kind: "terminal", outcome: "failure", message: "Nowhere to go" },
+  ],
+  edges: [
+    { from: "onward", to: "here", label: "yes" },
+    { from: "onward", to: "homeward", label: "no" },
+    { from: "here", to: "next", label: "next" },
+    { from: "next", to: "go", label: "next" },
+    { from: "go", to: "onward", label: "next" },
+    { from: "homeward", to: "from", label: "yes" },
+    { from: "homeward", to: "stuck", label: "no" },
+    { from: "from", to: "to", label: "next" },
+    { from: "to", to: "back", label: "next" },
+    { from: "back", to: "done", label: "next" },
+  ],
+};
+
+const library = compileSkills([{ data: TOUR, source: "test" }], kit.vocabulary);
+
+/** The action model learned from the two small tours. */
+async function learnedModel() {
+  const traces = await generateExpertTraces(kit, [{ id: "tour/p1" }, { id: "tour/p2" }], {
+    envOptions: LEARNED,
+  });
+  return compileTraces(traces, withEnvOptions(kit, LEARNED)).actionModel;
+}
+
+/** The ring's first facts. */
+async function ringFacts(): Promise<FactStore> {
+  const reset = await kit.create(LEARNED).reset({ id: "tour/ring" });
+  const facts = new FactStore();
+  facts.apply((await kit.grounder().initial(reset.observation, reset.goal)).delta);
+  return facts;
+}
+
+Deno.test("simulate: the tour played in the action model strands itself, or comes home", async () => {
+  const model = await learnedModel();
+  const facts = await ringFacts();
+  const atoms = goalAtoms(kit.vocabulary, facts);
+  assert.equal(atoms.length, 4, "visited a, b, c and home");
+  const program = library.get("tour")!;
+  const play = (first: string) =>
+    simulate(program, initialState(program, {}), facts.clone(), {
+      predict: (f, action) => model.predict(f, action),
+      goal: (f) => atoms.every((a) => f.has(a)),
+      maxActions: 20,
+      // From a, take `first` when it may be taken; elsewhere the first candidate.
+      choose: (candidates, _expr, at) =>
+        at?.node === "next" && candidates.includes(first) ? first : candidates[0],
+    });
+  assert.deepEqual(play("b"), { end: "dead end", actions: 3 });
+  assert.deepEqual(play("c"), { end: "goal", actions: 4 });
+  // The facts played on were a copy.
+  assert.ok(!facts.has({ pred: "home", args: [] }));
+});
+
+Deno.test("a choice whose way strands the tour takes another, and its action counts as planned", async () => {
+  const actionModel = await learnedModel();
+  const run = (lookahead: boolean) =>
+    drainAgent(runAgent({
+      env: kit.create(LEARNED),
+      kit: withEnvOptions(kit, LEARNED),
+      library,
+      templates: [{
+        type: "pddl:tour",
+        traces: 1,
+        steps: [{ skill: "tour", args: [] }],
+        support: 1,
+        alternatives: [],
+      }],
+      actionModel,
+      lookahead,
+      task: { id: "tour/ring" },
+      maxActions: 20,
+    }));
+  const sent = (events: AgentEvent[]) =>
+    events.flatMap((e) =>
+      e.type === "run" && e.event.type === "act" && !e.event.recalled ? [e.event.action] : []
+    );
+  const looked = await run(true);
+  assert.ok(looked.result.success, looked.result.stop);
+  assert.deepEqual(sent(looked.events), ["go s a", "go a c", "go c b", "back b s"]);
+  assert.equal(looked.result.plannedActions, 1, "the one changed choice: c before b");
+  // Without look-ahead the first candidate strands the tour at c.
+  const blind = await run(false);
+  assert.equal(blind.result.success, false);
+  assert.deepEqual(sent(blind.events).slice(0, 3), ["go s a", "go a b", "go b c"]);
+});

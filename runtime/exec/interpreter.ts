@@ -326,6 +326,9 @@ export async function* runSkill(
           }
           unmet = ctx.actionModel?.unmet(ctx.facts, action) ?? [];
         }
+        // Why the environment rejected the action, sent now or recalled from before.
+        let rejected: string | undefined;
+        let done = false;
         const recalled = ctx.recall?.(ctx.facts, action);
         if (recalled) {
           yield { type: "act", skill, depth, node: outcome.node, action, recalled: true };
@@ -342,35 +345,30 @@ export async function* runSkill(
             rejected: recalled.rejected,
             recalled: true,
           };
-          const stood = yield* standIn(outcome.node, action);
-          if (stood?.done) {
-            const end = ended(outcome, reward);
-            return yield* finish(skill, depth, end, extraSteps, actions, true, reward);
+          rejected = recalled.rejected;
+        } else {
+          yield { type: "act", skill, depth, node: outcome.node, action };
+          if (ctx.blockDoomed && unmet.length > 0) {
+            outcome = next(resume(program, state, {
+              ok: false,
+              reason: `not sent: the action model predicts it fails (unmet: ${unmet.join(", ")})`,
+              action,
+            }));
+            break;
           }
-          outcome = next(
-            resume(
-              program,
-              state,
-              stood?.answer ?? { ok: false, reason: recalled.rejected, action },
-            ),
-          );
-          break;
+          const { result, grounding, event } = await send(outcome.node, action);
+          yield event;
+          done = result.done;
+          if (grounding.rejected !== undefined) {
+            rejected = unmet.length > 0
+              ? `${grounding.rejected} (unmet: ${unmet.join(", ")})`
+              : grounding.rejected;
+          }
         }
-        yield { type: "act", skill, depth, node: outcome.node, action };
-        if (ctx.blockDoomed && unmet.length > 0) {
-          outcome = next(resume(program, state, {
-            ok: false,
-            reason: `not sent: the action model predicts it fails (unmet: ${unmet.join(", ")})`,
-            action,
-          }));
-          break;
-        }
-        const { result, grounding, event } = await send(outcome.node, action);
-        yield event;
-        const stood = grounding.rejected === undefined
-          ? undefined
-          : yield* standIn(outcome.node, action);
-        if (result.done || stood?.done) {
+        const stood = rejected !== undefined && !done
+          ? yield* standIn(outcome.node, action)
+          : undefined;
+        if (done || stood?.done) {
           const end = ended(outcome, reward);
           return yield* finish(skill, depth, end, extraSteps, actions, true, reward);
         }
@@ -378,11 +376,9 @@ export async function* runSkill(
           resume(
             program,
             state,
-            grounding.rejected === undefined ? { ok: true } : stood?.answer ?? {
+            rejected === undefined ? { ok: true } : stood?.answer ?? {
               ok: false,
-              reason: unmet.length > 0
-                ? `${grounding.rejected} (unmet: ${unmet.join(", ")})`
-                : grounding.rejected,
+              reason: rejected,
               action,
             },
           ),

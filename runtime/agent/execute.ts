@@ -44,6 +44,8 @@ export async function* execute(
   let stateBefore: string | undefined;
   // The next action follows a choice the look-ahead changed: it counts as planned.
   let steered = false;
+  // What the look-ahead changed, said before the run's next event.
+  let looked: { node: string; text: string } | undefined;
   const run = runSkill(program, args, {
     env: options.env,
     grounder: ctx.grounder,
@@ -67,9 +69,17 @@ export async function* execute(
       let pick = pool.find((c) => typeof c === "string" && relatedTo(facts, c, focus)) ??
         pool[0];
       if (at && ctx.choices) {
-        const looked = ctx.choices.choose([pick, ...pool.filter((c) => c !== pick)], at, facts);
-        if (looked !== pick) steered = true;
-        pick = looked;
+        const other = ctx.choices.choose([pick, ...pool.filter((c) => c !== pick)], at, facts);
+        if (other !== pick) {
+          steered = true;
+          looked = {
+            node: at.node,
+            text: `looked ahead: taking ${String(pick)} ends in a dead end; ${
+              String(other)
+            } instead`,
+          };
+        }
+        pick = other;
       }
       contested.add(pick);
       return pick;
@@ -92,6 +102,10 @@ export async function* execute(
       return { result: r.value, events, budget: false, contested };
     }
     const e = r.value;
+    if (looked) {
+      yield { type: "decide", ...looked };
+      looked = undefined;
+    }
     if (e.type === "act") focus = objectArgs(e.action, program.vocab);
     if (options.onTransition) {
       // The interpreter yields an action before sending it: the facts now are the state before.

@@ -174,6 +174,12 @@ Deno.test("a choice whose way strands the tour takes another, and its action cou
   assert.ok(looked.result.success, looked.result.stop);
   assert.deepEqual(sent(looked.events), ["go s a", "go a c", "go c b", "back b s"]);
   assert.equal(looked.result.plannedActions, 1, "the one changed choice: c before b");
+  assert.deepEqual(
+    looked.events.flatMap((e) =>
+      e.type === "decide" && /looked ahead/.test(e.text) ? [e.text] : []
+    ),
+    ["looked ahead: taking b ends in a dead end; c instead"],
+  );
   // Without look-ahead the first candidate strands the tour at c.
   const blind = await run(false);
   assert.equal(blind.result.success, false);

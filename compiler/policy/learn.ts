@@ -59,7 +59,7 @@ import {
 } from "./movers.ts";
 import { type Chain, findChains, SETTLED, settled } from "./settled.ts";
 import { goalRelations } from "./goals.ts";
-import { PENDING, pending, type PendingGoal, pendingGoals } from "./pending.ts";
+import { orderGoals, PENDING, pending, type PendingGoal, pendingGoals } from "./pending.ts";
 
 /** One demonstrated decision: the state and the expert's action in it. */
 export interface PolicyExample {
@@ -205,6 +205,8 @@ class Learner {
   readonly #idleCache = new Map<string, number>();
   readonly #signatures = new Map<PolicyExample, string>();
   readonly #goals: PendingGoal[];
+  /** The goal relations in the order the demonstrations achieved them (see `orderGoals`). */
+  readonly #ordered: PendingGoal[];
 
   constructor(
     readonly examples: readonly PolicyExample[],
@@ -232,6 +234,9 @@ class Learner {
     // lengthen the rules' text).
     const asked = this.#asked;
     this.#goals = pendingGoals(vocab).filter((g) => asked.has(g.goal));
+    // The rules are learned without the order (it holds in every demonstrated
+    // state that matters) and say it: the search stays the same.
+    this.#ordered = orderGoals(this.#goals, traces);
     if (this.#goals.length > 0) {
       this.#derived.set(PENDING, (state, [x]) => pending(this.#goals, state, x));
     }
@@ -326,7 +331,7 @@ class Learner {
       examples: this.examples.length,
       movers: this.#movers,
       chains: this.#chains,
-      goals: this.#goals,
+      goals: this.#ordered,
     };
   }
 
@@ -542,7 +547,7 @@ class Learner {
 
   /** A rule as text, with this learner's movers, chains and goal relations. */
   #ruleText(rule: PolicyRule): string {
-    return ruleText(rule, this.vocab, this.#movers, this.#chains, this.#goals);
+    return ruleText(rule, this.vocab, this.#movers, this.#chains, this.#ordered);
   }
 
   /** The goal predicates some demonstrated goal asks something of. */

@@ -15,6 +15,7 @@
 import { isAssignable, type Vocabulary } from "../../dsl/vocabulary.ts";
 import { freshName, type StateIndex } from "./conjunction.ts";
 import { type GoalRelation, goalRelations } from "./goals.ts";
+import type { GroundedTrace } from "../ground.ts";
 
 /** The predicate of a pending literal (one argument). */
 export const PENDING = "pending:";
@@ -22,6 +23,12 @@ export const PENDING = "pending:";
 /** A goal relation with its arguments' types. */
 export interface PendingGoal extends GoalRelation {
   params: string[];
+  /**
+   * Relations whose goal atoms every demonstration achieved before any of
+   * this one's: an atom of this relation is pending only once none of
+   * theirs is (what the goal wants held is picked up last).
+   */
+  after?: PendingGoal[];
 }
 
 /**
@@ -34,9 +41,63 @@ export function pendingGoals(vocab: Vocabulary): PendingGoal[] {
     .map((r) => ({ ...r, params: [...vocab.predicates[r.pred].params] }));
 }
 
+/**
+ * The goal relations with the order the demonstrations kept between them:
+ * a relation comes `after` another when, in every demonstration whose goal
+ * asks for both, each of its goal atoms became true after the last of the
+ * other's did (and at least one demonstration asks for both).
+ */
+export function orderGoals(
+  goals: readonly PendingGoal[],
+  traces: readonly GroundedTrace[],
+): PendingGoal[] {
+  // For each trace and relation: the steps at which one of its goal atoms became true.
+  const achieved = traces.map((t) => {
+    const steps = new Map<string, number[]>();
+    for (const g of goals) {
+      const asked = t.states[0].query(g.goal, g.params.map(() => null));
+      const list: number[] = [];
+      t.states.slice(1).forEach((state, i) => {
+        const before = t.states[i];
+        if (
+          asked.some((a) =>
+            state.has({ pred: g.pred, args: a.args }) &&
+            !before.has({ pred: g.pred, args: a.args })
+          )
+        ) list.push(i);
+      });
+      if (asked.length > 0) steps.set(g.goal, list);
+    }
+    return steps;
+  });
+  const before = (a: PendingGoal, b: PendingGoal): boolean => {
+    let shown = false;
+    for (const steps of achieved) {
+      const sa = steps.get(a.goal);
+      const sb = steps.get(b.goal);
+      if (!sa?.length || !sb?.length) continue;
+      if (Math.max(...sb) >= Math.min(...sa)) return false;
+      shown = true;
+    }
+    return shown;
+  };
+  return goals.map((g) => {
+    const after = goals.filter((o) => o !== g && before(g, o));
+    return after.length > 0 ? { ...g, after } : g;
+  });
+}
+
+/** Whether some goal atom of `g` does not hold in `state`. */
+function unachieved(g: PendingGoal, state: StateIndex): boolean {
+  return state.atoms(g.goal, g.params.map(() => undefined)).some((args) =>
+    !state.has(g.pred, args)
+  );
+}
+
 /** Whether a goal atom naming `x` does not hold in `state`. */
 export function pending(goals: readonly PendingGoal[], state: StateIndex, x: string): boolean {
   for (const g of goals) {
+    if (g.after?.some((b) => unachieved(b, state))) continue;
     for (let j = 0; j < g.params.length; j++) {
       const pattern: (string | undefined)[] = g.params.map(() => undefined);
       pattern[j] = x;
@@ -67,7 +128,15 @@ export function pendingText(
       if (!isAssignable(vocab, type, t) && !isAssignable(vocab, t, type)) return;
       const others = g.params.map((p, i) => i === j ? undefined : p);
       const names = others.map((_, i) => i === j ? x : freshName(`y${i}`, [...taken, x]));
-      const atom = `${g.goal}(${names.join(", ")}) and not ${g.pred}(${names.join(", ")})`;
+      // The relations to achieve first: none of their goal atoms is left.
+      const first = (g.after ?? []).map((b) => {
+        const zs = b.params.map((_, i) => freshName(`z${i}`, [...taken, x, ...names]));
+        const body = `${b.goal}(${zs.join(", ")}) and not ${b.pred}(${zs.join(", ")})`;
+        return ` and not ${
+          zs.reduceRight((inner, z, i) => `exists(${z}: ${b.params[i]}, ${inner})`, body)
+        }`;
+      }).join("");
+      const atom = `${g.goal}(${names.join(", ")}) and not ${g.pred}(${names.join(", ")})${first}`;
       const bound = others.flatMap((p, i) => p === undefined ? [] : [`${names[i]}: ${p}`]);
       parts.push(bound.reduceRight((body, b) => `exists(${b}, ${body})`, atom));
     });

@@ -1,9 +1,11 @@
 // What the goal still asks of an object: the learner's computed literal and
-// the expression a rule is written with must agree.
+// the expression a rule is written with must agree, with the order the
+// demonstrations kept between goal relations too.
 import assert from "node:assert/strict";
 import { FactStore } from "../../runtime/fact_store.ts";
 import { StateIndex, TypeIndex } from "../../compiler/policy/conjunction.ts";
-import { pending, pendingGoals, pendingText } from "../../compiler/policy/pending.ts";
+import { orderGoals, pending, pendingGoals, pendingText } from "../../compiler/policy/pending.ts";
+import type { GroundedTrace } from "../../compiler/ground.ts";
 import { parseExpr } from "../../dsl/expr/parse.ts";
 import { evalExpr } from "../../dsl/expr/eval.ts";
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
@@ -60,6 +62,40 @@ Deno.test("pending(x) and its expression agree: a goal atom naming x that does n
     assert.deepEqual(evalExpr(not.value, { vocab, facts, scope: { x } }), {
       ok: true,
       value: !want,
+    });
+  }
+});
+
+Deno.test("a relation the demonstrations achieved last is pending only once the others are done", () => {
+  const objects = { cup: "Thing", pen: "Thing", r1: "Room", r2: "Room" };
+  const goalFacts = [
+    { pred: "goal_at", args: ["cup", "r2"] },
+    { pred: "goal_held", args: ["pen"] },
+  ];
+  // A demonstration: the cup is taken to r2, then the pen picked up.
+  const states = [
+    [{ pred: "at", args: ["cup", "r1"] }, { pred: "at", args: ["pen", "r1"] }],
+    [{ pred: "at", args: ["cup", "r2"] }, { pred: "at", args: ["pen", "r1"] }],
+    [{ pred: "at", args: ["cup", "r2"] }, { pred: "held", args: ["pen"] }],
+  ].map((atoms) => new FactStore([...atoms, ...goalFacts], objects));
+  // Only the states are read.
+  const trace = { states } as unknown as GroundedTrace;
+  const goals = orderGoals(pendingGoals(vocab), [trace]);
+  assert.deepEqual(goals.map((g) => [g.goal, (g.after ?? []).map((a) => a.goal)]), [
+    ["goal_at", []],
+    ["goal_held", ["goal_at"]],
+  ]);
+  // Where another demonstration achieves both at the same step, no order is kept.
+  const reversed = { states: [states[0], states[0], states[2]] } as unknown as GroundedTrace;
+  assert.ok(orderGoals(pendingGoals(vocab), [trace, reversed]).every((g) => !g.after));
+  for (const [facts, pen] of [[states[0], false], [states[1], true]] as const) {
+    const state = new StateIndex(facts, Object.keys(vocab.predicates), new TypeIndex(vocab));
+    assert.equal(pending(goals, state, "pen"), pen);
+    const expr = parseExpr(pendingText(goals, vocab, "x", "Thing", ["x"]));
+    assert.ok(expr.ok);
+    assert.deepEqual(evalExpr(expr.value, { vocab, facts, scope: { x: "pen" } }), {
+      ok: true,
+      value: pen,
     });
   }
 });

@@ -4,8 +4,8 @@
 // blocks (settled objects, built from the bottom up), a lift (moves for
 // what the next rule does there, in either direction), tidying up (what
 // the goal still asks for, whatever the kind of thing, including a kind no
-// demonstration moved), hauling (what a rule free of kinds still asks for)
-// and painting (a kind that says which action).
+// demonstration moved, and what to hold picked up last), hauling (what a rule
+// free of kinds still asks for) and painting (a kind that says which action).
 import assert from "node:assert/strict";
 import { pddlKit } from "../../environments/pddl/kit.ts";
 import { pddlTyping } from "../../environments/pddl/vocabulary.ts";
@@ -576,4 +576,19 @@ Deno.test("a rule's copy for any kind of object asks for what every demonstrated
   assert.equal(results[0].invalidActions, 0);
   // The copy of the carry rule, free of "crate", asks that the thing be held.
   assert.match(policy, /carry\(t, from, to\) if (?![^"]*crate\(t\))[^"]*held\(t\)/);
+});
+
+Deno.test("what the goal wants held is picked up last, as the demonstrations did", async () => {
+  // The book to hold lies where the robot starts; the cup must go elsewhere
+  // first (with the book in hand, the cup could not be carried).
+  const kit = tidyKit({
+    t1: ["t1", 4, 0, [["b1", "book", 0], ["c1", "cup", 2]], ["(held b1)", "(at c1 r3)"]],
+  });
+  const { results, policy } = await induceAndRun(kit, TIDY_DEMOS, ["tidy/t1"], true);
+  assert.ok(results[0].success, results[0].stop);
+  assert.equal(results[0].invalidActions, 0);
+  // Go to the cup, take it, carry it, put it down, go back, take the book.
+  assert.ok(results[0].actions <= 6, `${results[0].actions} actions`);
+  // The third demonstration holds its book after taking both cups to their rooms.
+  assert.match(policy, /goal_held\([^)]*\) and not held\([^)]*\) and not exists\(/);
 });

@@ -316,6 +316,7 @@ class Learner {
     this.#purposeMoves(rules, bases);
     this.#mirrorMoverRules(rules, bases);
     this.#relaxKinds(rules, held);
+    this.#relaxGoals(rules);
     const uncovered = remaining.map((i) => this.examples[i]);
     if (uncovered.length > 0) {
       const first = uncovered[0];
@@ -530,19 +531,51 @@ class Learner {
   }
 
   /**
+   * Appends to the list, for each rule that acts for what the goal asks of
+   * its objects (`goal_visited(y)`), the rule without it. Acting only where
+   * no rule of the list does, a copy goes through what the goal does not
+   * name (a city on the way home that no goal asks to visit), which three
+   * small demonstrations may never have needed; the choice look-ahead tells
+   * the way through from a detour.
+   */
+  #relaxGoals(rules: PolicyRule[]): void {
+    const seen = new Set(rules.map((r) => `${r.action}|${conditionKey(r.condition)}`));
+    for (const rule of [...rules]) {
+      const literals = rule.condition.literals.filter((l) =>
+        l.negated || l.none !== undefined || !this.#goalPreds.includes(l.pred)
+      );
+      if (literals.length === rule.condition.literals.length) continue;
+      const condition: Conjunction = { types: rule.condition.types, literals };
+      const key = `${rule.action}|${conditionKey(condition)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      rules.push({ ...rule, condition, covers: 0, fires: 0 });
+      this.#explain?.(
+        `policy rule ${rules.length}, whatever the goal asks: ${this.#ruleText(rules.at(-1)!)}`,
+      );
+    }
+  }
+
+  /**
    * Whether a kind literal is what tells `action` from another demonstrated
-   * action of the same parameter types, every use of which had the opposite
-   * (`isredstate(to)` of `fly_red`, where `fly_blue` always flew to a state
-   * that is not red): the kind then says which action, not which objects.
+   * action of the same parameters (types that fit either way), every use of
+   * which had the opposite (`isredstate(to)` of `fly_red`, where `fly_blue`
+   * always flew to a state that is not red; `not start(y)` of `go`, where
+   * `back` always went to the start): the kind then says which action, not
+   * which objects.
    */
   #tellsApart(action: string, l: Literal): boolean {
-    const types = this.vocab.actions[action].params.map((p) => p.type).join(",");
-    const opposite = literalKey({ ...l, negated: !l.negated });
-    return [...this.#baseKeys].some(([other, keys]) =>
-      other !== action &&
-      this.vocab.actions[other].params.map((p) => p.type).join(",") === types &&
-      keys.includes(opposite)
-    );
+    const params = this.vocab.actions[action].params;
+    const fit = (a: string, b: string) => this.#types.fits(a, b) || this.#types.fits(b, a);
+    return [...new Set(this.examples.map((e) => e.action))].some((other) => {
+      const theirs = this.vocab.actions[other].params;
+      if (other === action || theirs.length !== params.length) return false;
+      if (theirs.some((p, i) => !fit(p.type, params[i].type))) return false;
+      return this.examples.every((e, i) =>
+        e.action !== other ||
+        this.#index[i].has(l.pred, l.args.map((a) => e.args[a])) === l.negated
+      );
+    });
   }
 
   /** A rule as text, with this learner's movers, chains and goal relations. */

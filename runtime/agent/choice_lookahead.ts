@@ -4,9 +4,10 @@
  * object it would take; when that way ends where the skill fails before the
  * goal holds (a tour that strands itself, a resource spent too early), it
  * takes the first other object whose way reaches the goal, or failing that
- * one whose way the model cannot tell. The skill still decides every action;
- * the look-ahead only orders its free choices. The simulated actions of an
- * episode are bounded.
+ * one whose way the model cannot tell. Within a way, the next choice is
+ * looked ahead the same way once more (two choices deep). The skill still
+ * decides every action; the look-ahead only orders its free choices. The
+ * simulated actions of an episode are bounded.
  *
  * @module
  */
@@ -20,6 +21,8 @@ import { goalAtoms } from "../plan/landmark_agenda.ts";
 
 /** Simulated actions of one way at most. */
 const HORIZON = 40;
+/** Choices looked ahead within one way: the first, and those of its ways. */
+const DEPTH = 2;
 /** Simulated actions of one episode at most. */
 const EPISODE_BUDGET = 2000;
 
@@ -52,10 +55,21 @@ export class ChoiceLookahead {
     const atoms = goalAtoms(this.#vocab, facts);
     if (ordered.length < 2 || atoms.length === 0 || this.#left <= 0) return ordered[0];
     const goal = (f: { has: FactStore["has"] }) => atoms.every((a) => f.has(a));
+    return this.#pick(ordered, at, facts, goal, DEPTH);
+  }
+
+  /** The choice at `at`, the ways' own choices looked ahead `depth - 1` deep. */
+  #pick(
+    ordered: readonly Value[],
+    at: ChoicePoint,
+    facts: FactStore,
+    goal: (f: { has: FactStore["has"] }) => boolean,
+    depth: number,
+  ): Value {
     const ends = new Map<Value, SimulationEnd>();
     for (const value of ordered) {
       if (this.#left <= 0) break;
-      const end = this.#way(value, at, facts, goal);
+      const end = this.#way(value, at, facts, goal, depth);
       if (value === ordered[0] && end !== "dead end") return value;
       if (end === "goal") return value;
       ends.set(value, end);
@@ -69,19 +83,24 @@ export class ChoiceLookahead {
     at: ChoicePoint,
     facts: FactStore,
     goal: (f: { has: FactStore["has"] }) => boolean,
+    depth: number,
   ): SimulationEnd {
     let forced = false;
-    const { end, actions } = simulate(at.program, at.state, facts.clone(), {
+    const copy = facts.clone();
+    const { end, actions } = simulate(at.program, at.state, copy, {
       predict: (f, action) => this.#model.predict(f, action),
       goal,
       maxActions: Math.min(HORIZON, this.#left),
-      // The choice point takes `value` once; every later choice its first candidate.
+      // The choice point takes `value` once; a later choice is looked ahead
+      // in turn while the depth lasts, else takes its first candidate.
       choose: (candidates, _expr, where) => {
         if (!forced && where?.node === at.node && candidates.includes(value)) {
           forced = true;
           return value;
         }
-        return candidates[0];
+        return depth > 1 && where && candidates.length > 1 && this.#left > 0
+          ? this.#pick(candidates, where, copy, goal, depth - 1)
+          : candidates[0];
       },
     });
     this.#left -= Math.max(1, actions);

@@ -16,6 +16,7 @@ import { compileTraces } from "../../compiler/compile.ts";
 import { compileSkills } from "../../runtime/store/library.ts";
 import { runAgent } from "../../runtime/agent/mod.ts";
 import { drainAgent } from "../runtime/_agent_fixtures.ts";
+import { TOUR_DOMAIN, tourProblem } from "../environments/_tour_domain.ts";
 
 const LEARNED = { rules: "learned" };
 
@@ -591,4 +592,33 @@ Deno.test("what the goal wants held is picked up last, as the demonstrations did
   assert.ok(results[0].actions <= 6, `${results[0].actions} actions`);
   // The third demonstration holds its book after taking both cups to their rooms.
   assert.match(policy, /goal_held\([^)]*\) and not held\([^)]*\) and not exists\(/);
+});
+
+Deno.test("a tour goes through a place the goal does not name when the way home needs it", async () => {
+  // The demonstrations visit only places the goal names (the third passes
+  // d by); the test's way home from b leads through x, which no goal asks to
+  // visit.
+  const problems: Record<string, Parameters<typeof tourProblem>> = {
+    p1: ["p1", ["a"], [["s", "a"]]],
+    p2: ["p2", ["a", "b"], [["s", "a"], ["a", "b"], ["b", "s"]]],
+    p3: ["p3", ["a", "b", "c", "d"], [["s", "a"], ["a", "d"], ["a", "b"], ["b", "c"], ["c", "s"]], [
+      "a",
+      "b",
+      "c",
+    ]],
+    t1: ["t1", ["a", "b", "x"], [["s", "a"], ["a", "b"], ["b", "x"], ["x", "s"]], ["a", "b"]],
+  };
+  const kit = kitOf("tour", TOUR_DOMAIN, problems, (_, args) => tourProblem(...args));
+  const { results, policy } = await induceAndRun(kit, ["tour/p1", "tour/p2", "tour/p3"], [
+    "tour/t1",
+  ], true);
+  assert.ok(results[0].success, results[0].stop);
+  assert.equal(results[0].plannedActions, 0);
+  assert.equal(results[0].invalidActions, 0);
+  assert.equal(results[0].actions, 4);
+  // The rule goes where the goal asks; its copy, free of that, comes last.
+  const rules = policy.match(/Rule \d+: [^"]*/g) ?? [];
+  assert.match(rules[0] ?? "", /^Rule 1: go\(x, y\) if .*goal_visited\(y\)/);
+  const last = rules.at(-1)!;
+  assert.ok(last.includes(": go(x, y) if") && !last.includes("goal_visited"), rules.join("\n"));
 });

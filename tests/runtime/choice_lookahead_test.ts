@@ -14,31 +14,9 @@ import { FactStore } from "../../runtime/fact_store.ts";
 import { goalAtoms } from "../../runtime/plan/landmark_agenda.ts";
 import type { Skill } from "../../dsl/graph/schema.ts";
 import { drainAgent } from "./_agent_fixtures.ts";
+import { TOUR_DOMAIN, tourProblem } from "../environments/_tour_domain.ts";
 
 const LEARNED = { rules: "learned" };
-
-/** Places joined by links; each visited once, then home to the start. */
-const TOUR_DOMAIN = `
-(define (domain tour)
-  (:requirements :strips :typing :negative-preconditions)
-  (:types place)
-  (:predicates (at ?x - place) (visited ?x - place) (start ?x - place) (link ?x - place ?y - place)
-    (home))
-  (:action go :parameters (?x - place ?y - place)
-    :precondition (and (at ?x) (link ?x ?y) (not (visited ?y)) (not (start ?y)))
-    :effect (and (not (at ?x)) (at ?y) (visited ?y)))
-  (:action back :parameters (?x - place ?y - place)
-    :precondition (and (at ?x) (link ?x ?y) (start ?y))
-    :effect (and (not (at ?x)) (at ?y) (home))))
-`;
-
-/** A tour from s over `places` along the (two-way) `links`, visiting every place. */
-function tourProblem(name: string, places: string[], links: [string, string][]): string {
-  const both = links.flatMap(([a, b]) => [`(link ${a} ${b})`, `(link ${b} ${a})`]);
-  return `(define (problem ${name}) (:domain tour) (:objects s ${places.join(" ")} - place)
-  (:init (at s) (start s) ${both.join(" ")})
-  (:goal (and ${places.map((p) => `(visited ${p})`).join(" ")} (home))))`;
-}
 
 const kit = pddlKit("pddl:tour", TOUR_DOMAIN, "tour.pddl", [
   { id: "tour/p1", file: "p1.pddl", text: tourProblem("p1", ["a"], [["s", "a"]]) },

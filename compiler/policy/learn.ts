@@ -487,7 +487,7 @@ class Learner {
   }
 
   /**
-   * Appends to the list, for each rule that says what kind its objects are
+   * Adds to the list, after each rule that says what kind its objects are
    * (a static property of one object: `ispawn(obj)`, `not ismonkey(obj)`)
    * because every demonstrated use had it, the rule without it. Three small
    * problems show the kinds they happen to use, and a rule learned from them
@@ -518,14 +518,7 @@ class Learner {
         if (l.negated || l.none !== undefined || this.#static.has(l.pred)) continue;
         if (!has.has(literalKey(l))) literals.push(l);
       }
-      const condition: Conjunction = { types: rule.condition.types, literals };
-      const key = `${rule.action}|${conditionKey(condition)}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      out.push({ ...rule, condition, covers: 0, fires: 0 });
-      this.#explain?.(
-        `policy rule ${out.length}, any kind of object: ${this.#ruleText(out.at(-1)!)}`,
-      );
+      this.#addCopy(out, seen, rule, literals, "any kind of object");
     }
     rules.splice(0, rules.length, ...out);
   }
@@ -545,15 +538,27 @@ class Learner {
         l.negated || l.none !== undefined || !this.#goalPreds.includes(l.pred)
       );
       if (literals.length === rule.condition.literals.length) continue;
-      const condition: Conjunction = { types: rule.condition.types, literals };
-      const key = `${rule.action}|${conditionKey(condition)}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      rules.push({ ...rule, condition, covers: 0, fires: 0 });
-      this.#explain?.(
-        `policy rule ${rules.length}, whatever the goal asks: ${this.#ruleText(rules.at(-1)!)}`,
-      );
+      this.#addCopy(rules, seen, rule, literals, "whatever the goal asks");
     }
+  }
+
+  /**
+   * Adds to `list` a copy of `rule` whose condition has `literals`, unless
+   * a rule of that action and condition is `seen` already.
+   */
+  #addCopy(
+    list: PolicyRule[],
+    seen: Set<string>,
+    rule: PolicyRule,
+    literals: Literal[],
+    why: string,
+  ): void {
+    const condition: Conjunction = { types: rule.condition.types, literals };
+    const key = `${rule.action}|${conditionKey(condition)}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    list.push({ ...rule, condition, covers: 0, fires: 0 });
+    this.#explain?.(`policy rule ${list.length}, ${why}: ${this.#ruleText(list.at(-1)!)}`);
   }
 
   /**

@@ -501,7 +501,7 @@ class Learner {
    * apart before).
    */
   #relaxKinds(rules: PolicyRule[], held: ReadonlyMap<string, Conjunction>): void {
-    const seen = new Set(rules.map((r) => `${r.action}|${conditionKey(r.condition)}`));
+    const seen = new Set(rules.map(ruleKey));
     const out: PolicyRule[] = [];
     for (const rule of rules) {
       out.push(rule);
@@ -532,7 +532,7 @@ class Learner {
    * the way through from a detour.
    */
   #relaxGoals(rules: PolicyRule[]): void {
-    const seen = new Set(rules.map((r) => `${r.action}|${conditionKey(r.condition)}`));
+    const seen = new Set(rules.map(ruleKey));
     for (const rule of [...rules]) {
       const literals = rule.condition.literals.filter((l) =>
         l.negated || l.none !== undefined || !this.#goalPreds.includes(l.pred)
@@ -554,7 +554,7 @@ class Learner {
     why: string,
   ): void {
     const condition: Conjunction = { types: rule.condition.types, literals };
-    const key = `${rule.action}|${conditionKey(condition)}`;
+    const key = ruleKey({ action: rule.action, condition });
     if (seen.has(key)) return;
     seen.add(key);
     list.push({ ...rule, condition, covers: 0, fires: 0 });
@@ -1604,9 +1604,10 @@ function better(a: Scored, b: Scored): boolean {
   return a.pos.length > b.pos.length;
 }
 
-/** A condition's literals as one key (their order ignored). */
-function conditionKey(c: Conjunction): string {
-  return `${c.types.join(",")}|${c.literals.map(literalKey).sort().join("&")}`;
+/** A rule's action and condition as one key (the literals' order ignored). */
+function ruleKey(r: { action: string; condition: Conjunction }): string {
+  const c = r.condition;
+  return `${r.action}|${c.types.join(",")}|${c.literals.map(literalKey).sort().join("&")}`;
 }
 
 /**

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { FactDelta, FactView, Value } from "../../dsl/facts.ts";
+import type { FactDelta, FactView } from "../../dsl/facts.ts";
 import type { FactStore } from "../fact_store.ts";
 import type { Program } from "./program.ts";
 import { type Budgets, resume, type RunState, step, type StepContext } from "./step.ts";
@@ -63,10 +63,11 @@ export function simulate(
   facts: FactStore,
   options: SimulationOptions,
 ): Simulation {
+  // Without a chooser `select_one` takes its first candidate, as it finds it.
   const ctx: StepContext = {
     facts,
     ...(options.budgets ? { budgets: options.budgets } : {}),
-    choose: options.choose ?? ((candidates: Value[]) => candidates[0]),
+    ...(options.choose ? { choose: options.choose } : {}),
   };
   const seen = new Set<string>([facts.fingerprint()]);
   let actions = 0;

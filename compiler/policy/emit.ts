@@ -63,7 +63,11 @@ export function policySkill(
       id,
       kind: "check",
       cond: existentialText(rule.condition, names, 0, text),
-      doc: `Rule ${i + 1}: ${ruleText(rule, vocab, policy.movers, policy.chains, policy.goals)}`,
+      doc: `Rule ${i + 1}: ${ruleText(rule, vocab, policy.movers, policy.chains, policy.goals)}${
+        rule.otherwise
+          ? ` (the expert did otherwise in ${rule.otherwise} of the states it acts in)`
+          : ""
+      }`,
     });
     const vars = decl.params.map((p, k) => scopeName(p.name, rule.condition.types[k]));
     let prev = id;

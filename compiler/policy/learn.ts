@@ -25,6 +25,13 @@
  * that no action changes) adding the literals that tell the states where
  * the expert took it from those where it did something else.
  *
+ * Where decisions are left that no consistent rule takes, the list ends
+ * with rules that decide a few of the demonstrated decisions they act in
+ * otherwise than the expert (at most a fifth, each rule saying how many):
+ * an expert's plan has moments no short rule agrees with (a door unlocked
+ * on the way because the key was at hand), and they would otherwise hide
+ * the strategy the rest of its decisions share.
+ *
  * @module
  */
 import type { Atom, FactView } from "../../dsl/facts.ts";
@@ -84,6 +91,11 @@ export interface PolicyRule {
   /** The demonstrated decisions it takes (when it is reached), and how many states it acts in. */
   covers: number;
   fires: number;
+  /**
+   * The demonstrated decisions it acts in that the expert decided otherwise
+   * (only a rule learned for the few left, see `learnPolicy`).
+   */
+  otherwise?: number;
 }
 
 /** A learned decision list. */
@@ -112,8 +124,9 @@ export interface PolicyOptions {
   /**
    * Work allowed for the whole search, in conditions checked against one
    * demonstrated state: past it, no further rule is searched for (the list
-   * learned so far is kept, its decisions left uncovered said). Bounds time
-   * and memory on large demonstrations. @default 2,000,000
+   * learned so far is kept, its decisions left uncovered said); the rules
+   * that decide a few otherwise get half as much again. Bounds time and
+   * memory on large demonstrations. @default 2,000,000
    */
   maxWork?: number;
   /** Receives one line per decision (for `--explain`). */
@@ -143,7 +156,8 @@ export function policyExamples(
 }
 
 /**
- * Learns a decision list consistent with the examples (see the module doc).
+ * Learns a decision list consistent with the examples, then rules for the
+ * decisions it leaves that decide a few otherwise (see the module doc).
  *
  * @param examples The demonstrated decisions (see {@linkcode policyExamples}).
  * @param traces The grounded traces they come from (for what actions change).
@@ -190,6 +204,10 @@ class Learner {
   readonly #width: number;
   readonly #maxWork: number;
   #work = 0;
+  /** Share of the decisions a rule takes that it may decide otherwise (0 while rules must be consistent). */
+  #tolerance = 0;
+  /** The work past which no further rule is searched for. */
+  #workLimit: number;
   readonly #explain?: (line: string) => void;
   readonly #trivialCache = new Map<string, boolean>();
   readonly #params = new WeakMap<Conjunction, number>();
@@ -229,6 +247,7 @@ class Learner {
     this.#maxExtra = options.maxExtraVars ?? 2;
     this.#width = options.beamWidth ?? 8;
     this.#maxWork = options.maxWork ?? 2_000_000;
+    this.#workLimit = this.#maxWork;
     if (options.explain) this.#explain = options.explain;
     // The relations the demonstrated goals ask for (the others would only
     // lengthen the rules' text).
@@ -283,38 +302,13 @@ class Learner {
         `policy: ${chain.pred} chains objects; settled(x) says nothing below x is misplaced`,
       );
     });
-    while (remaining.length > 0) {
-      if (this.#work > this.#maxWork) {
-        this.#explain?.(`policy: the search's work budget (${this.#maxWork}) is spent`);
-        break;
-      }
-      let best: Scored & { action: string } | undefined;
-      for (const key of new Set(remaining.map((i) => keyOf(this.examples[i])))) {
-        const action = variants.get(key) ?? key;
-        const found = this.#search(bases.get(key)!, action, remaining);
-        if (found && (!best || better(found, best))) best = { ...found, action };
-      }
-      if (!best) break;
-      const rule: PolicyRule = {
-        action: best.action,
-        condition: best.condition,
-        covers: best.pos.length,
-        fires: best.fires.length,
-      };
-      rules.push(rule);
-      this.#explain?.(
-        `policy rule ${rules.length}: ${
-          this.#ruleText(rule)
-        } (takes ${rule.covers} of the ${remaining.length} decisions left)`,
-      );
-      const fired = new Set(best.fires);
-      remaining = remaining.filter((i) => !fired.has(i));
-    }
+    remaining = this.#cover(rules, remaining, bases, variants, keyOf);
     this.#alignMoverRules(rules);
     this.#settleRules(rules);
     this.#pursueGoals(rules);
     this.#purposeMoves(rules, bases);
     this.#mirrorMoverRules(rules, bases);
+    remaining = this.#tolerate(rules, remaining, bases, variants, keyOf);
     this.#relaxKinds(rules, held);
     this.#relaxGoals(rules);
     const uncovered = remaining.map((i) => this.examples[i]);
@@ -334,6 +328,92 @@ class Learner {
       chains: this.#chains,
       goals: this.#ordered,
     };
+  }
+
+  /**
+   * Learns rules for the `remaining` decisions, one after the other, each
+   * the best the search finds for the decisions the rules before it leave,
+   * until none is found or the work budget is spent; returns the decisions
+   * no rule takes.
+   */
+  #cover(
+    rules: PolicyRule[],
+    remaining: number[],
+    bases: ReadonlyMap<string, Conjunction>,
+    variants: ReadonlyMap<string, string>,
+    keyOf: (e: PolicyExample) => string,
+  ): number[] {
+    while (remaining.length > 0) {
+      if (this.#work > this.#workLimit) {
+        this.#explain?.(`policy: the search's work budget (${this.#maxWork}) is spent`);
+        break;
+      }
+      let best: Scored & { action: string } | undefined;
+      for (const key of new Set(remaining.map((i) => keyOf(this.examples[i])))) {
+        const action = variants.get(key) ?? key;
+        const found = this.#search(bases.get(key)!, action, remaining);
+        if (found && (!best || better(found, best))) best = { ...found, action };
+      }
+      if (!best) break;
+      const rule: PolicyRule = {
+        action: best.action,
+        condition: best.condition,
+        covers: best.pos.length,
+        fires: best.fires.length,
+        ...(best.neg.length > 0 ? { otherwise: best.neg.length } : {}),
+      };
+      rules.push(rule);
+      const otherwise = best.neg.length > 0
+        ? `; the expert did otherwise in ${best.neg.length} of the states it acts in`
+        : "";
+      this.#explain?.(
+        `policy rule ${rules.length}: ${
+          this.#ruleText(rule)
+        } (takes ${rule.covers} of the ${remaining.length} decisions left${otherwise})`,
+      );
+      const fired = new Set(best.fires);
+      remaining = remaining.filter((i) => !fired.has(i));
+    }
+    return remaining;
+  }
+
+  /**
+   * Ends the list with rules for the decisions no rule acts in that decide
+   * a few of the decisions they take otherwise than the expert (at most
+   * a fifth of them): an expert's plan has its moments (a
+   * door unlocked on the way because the key was at hand) that no short
+   * rule agrees with, and without these rules the strategy the rest of
+   * its decisions share is not learned at all. Each acts only where no
+   * consistent rule does, so it changes no decision the list made before.
+   */
+  #tolerate(
+    rules: PolicyRule[],
+    remaining: number[],
+    bases: ReadonlyMap<string, Conjunction>,
+    variants: ReadonlyMap<string, string>,
+    keyOf: (e: PolicyExample) => string,
+  ): number[] {
+    const left = remaining.filter((k) =>
+      rules.every((r) => !satisfiable(r.condition, this.#index[k]))
+    );
+    if (left.length < TOLERATED_MIN) return left;
+    this.#tolerance = TOLERANCE;
+    this.#workLimit = this.#work + this.#maxWork / 2;
+    try {
+      return this.#cover(rules, left, bases, variants, keyOf);
+    } finally {
+      this.#tolerance = 0;
+    }
+  }
+
+  /**
+   * Whether a scored condition may become a rule: it decides every decision
+   * it takes as the expert did, or while tolerating, all but a few of at
+   * least five.
+   */
+  #acceptable(s: Scored): boolean {
+    if (this.#tolerance === 0) return s.neg.length === 0;
+    return s.pos.length >= TOLERATED_MIN && s.neg.length <= this.#tolerance * s.pos.length;
   }
 
   /**
@@ -557,7 +637,7 @@ class Learner {
     const key = ruleKey({ action: rule.action, condition });
     if (seen.has(key)) return;
     seen.add(key);
-    list.push({ ...rule, condition, covers: 0, fires: 0 });
+    list.push({ action: rule.action, condition, covers: 0, fires: 0 });
     this.#explain?.(`policy rule ${list.length}, ${why}: ${this.#ruleText(list.at(-1)!)}`);
   }
 
@@ -1104,6 +1184,8 @@ class Learner {
     c: Conjunction,
     action: string,
   ): Generator<{ literals: Literal[]; newTypes: string[]; replace?: number }> {
+    // Left over from a search the work budget stopped: they extend another condition.
+    this.#pendingExtensions.length = 0;
     for (const lit of this.#literals(c, true)) {
       const literal: Literal = {
         pred: lit.pred,
@@ -1186,15 +1268,15 @@ class Learner {
     const start = this.#score(base, action, sample);
     if (start.pos.length === 0) return undefined;
     const found: Scored[] = [];
-    if (start.neg.length === 0) found.push(this.#withCost(start, params));
+    if (this.#acceptable(start)) found.push(this.#withCost(start, params));
     let beam = [start];
     const seen = new Set<string>([[...start.keys].sort().join("&")]);
     for (let depth = 0; depth < this.#maxLiterals && beam.length > 0; depth++) {
       const children: Scored[] = [];
       for (const parent of beam) {
-        if (this.#work > this.#maxWork) break;
+        if (this.#work > this.#workLimit) break;
         for (const ext of this.#extensions(parent.condition, action)) {
-          if (this.#work > this.#maxWork) break;
+          if (this.#work > this.#workLimit) break;
           const added = ext.literals.map(literalKey);
           if (added.some((k) => parent.keys.has(k))) continue;
           const kept = ext.replace === undefined
@@ -1213,7 +1295,7 @@ class Learner {
           const pool = ext.replace === undefined ? parent.fires : sample;
           const scored = this.#score(condition, action, pool, keys);
           if (scored.pos.length === 0) continue;
-          if (scored.neg.length === 0) this.#withCost(scored, params);
+          if (this.#acceptable(scored)) this.#withCost(scored, params);
           // A literal that takes no decision away and narrows no choice only
           // makes the rule longer.
           const same = scored.pos.length === parent.pos.length &&
@@ -1229,7 +1311,7 @@ class Learner {
             ) continue;
           }
           children.push(scored);
-          if (scored.neg.length === 0 && tied(scored.condition, params)) found.push(scored);
+          if (this.#acceptable(scored) && tied(scored.condition, params)) found.push(scored);
         }
       }
       children.sort((a, b) =>
@@ -1304,7 +1386,8 @@ class Learner {
     for (const i of s.pos) {
       bits += Math.log2(Math.max(1, countChoices(s.condition, this.#index[i], params, 32, 400)));
     }
-    s.cost = (literalCount(s.condition) * LITERAL_BITS + CHOICE_WEIGHT * bits) / s.pos.length;
+    s.cost = (literalCount(s.condition) * LITERAL_BITS + CHOICE_WEIGHT * bits +
+      s.neg.length * EXCEPTION_BITS) / s.pos.length;
     return s;
   }
 
@@ -1339,7 +1422,7 @@ class Learner {
       }
       // Consistent on the sample; on every decision left too?
       const full = this.#score(s.condition, action, remaining, s.keys);
-      if (full.neg.length === 0 && full.pos.length > 0) top.push(this.#withCost(full, params));
+      if (this.#acceptable(full) && full.pos.length > 0) top.push(this.#withCost(full, params));
     }
     for (const s of top) {
       s.cost = s.cost! + IDLE_BITS * this.#idleShare(s.condition, params);
@@ -1537,6 +1620,12 @@ function literalCount(c: Conjunction): number {
   return c.literals.reduce((n, l) => n + (l.none === undefined ? 1 : 2 + (l.with?.length ?? 0)), 0);
 }
 
+/** What naming a decision a tolerated rule decides otherwise costs, in bits. */
+const EXCEPTION_BITS = 8;
+/** The share of its decisions a tolerated rule may decide otherwise (see `#tolerate`). */
+const TOLERANCE = 0.2;
+/** The fewest decisions a tolerated rule takes. */
+const TOLERATED_MIN = 5;
 /** What one literal of a rule costs, in bits of its description. */
 const LITERAL_BITS = 2;
 /** How much more a bit of free choice costs than a bit of the rule (it grows with the task). */

@@ -10,7 +10,8 @@ import assert from "node:assert/strict";
 import { pddlKit } from "../../environments/pddl/kit.ts";
 import { pddlTyping } from "../../environments/pddl/vocabulary.ts";
 import { parseDomain, parseProblem } from "../../environments/pddl/parse.ts";
-import { generateExpertTraces } from "../../runtime/eval/expert_traces.ts";
+import { generateExpertTraces, playExpert } from "../../runtime/eval/expert_traces.ts";
+import type { Trace } from "../../dsl/trace.ts";
 import { type EnvironmentKit, withEnvOptions } from "../../runtime/environment.ts";
 import { compileTraces } from "../../compiler/compile.ts";
 import { compileSkills } from "../../runtime/store/library.ts";
@@ -93,19 +94,22 @@ function kitOf<T>(
 }
 
 /**
- * Induces a library from the kit's `demos` and runs it on `tests`, with the
+ * Induces a library from the kit's `demos` (task ids the expert solves, or
+ * traces) and runs it on `tests`, with the
  * rules learned; with `policyOnly`, the library holds the decision list
  * alone (no other skill to fall back on).
  */
 async function induceAndRun(
   kit: EnvironmentKit,
-  demos: string[],
+  demos: (string | Trace)[],
   tests: string[],
   policyOnly = false,
 ) {
-  const traces = await generateExpertTraces(kit, demos.map((id) => ({ id })), {
-    envOptions: LEARNED,
-  });
+  const traces: Trace[] = [];
+  for (const demo of demos) {
+    if (typeof demo !== "string") traces.push(demo);
+    else traces.push(...await generateExpertTraces(kit, [{ id: demo }], { envOptions: LEARNED }));
+  }
   const learned = withEnvOptions(kit, LEARNED);
   const compiled = compileTraces(traces, learned, { policy: true });
   const library = compileSkills(
@@ -621,4 +625,41 @@ Deno.test("a tour goes through a place the goal does not name when the way home 
   assert.match(rules[0] ?? "", /^Rule 1: go\(x, y\) if .*goal_visited\(y\)/);
   const last = rules.at(-1)!;
   assert.ok(last.includes(": go(x, y) if") && !last.includes("goal_visited"), rules.join("\n"));
+});
+
+Deno.test("a detour in one demonstration does not hide the strategy the other decisions share", async () => {
+  // The second demonstration first steps away from the parcel, then goes
+  // the same way as the others: no rule that heads for the parcel agrees
+  // with that step, and without rules that decide a few steps otherwise
+  // the walk to the parcel is not learned.
+  const maps: Record<string, string[]> = {
+    p1: ["G..A..P"],
+    p2: ["P...A...G"],
+    p3: ["P...A.G"],
+    big: ["G..........A........P"],
+    far: ["P...A...........G"],
+  };
+  const kit = kitOf("fetch", FETCH_DOMAIN, maps, fetchProblem);
+  const env = kit.create(LEARNED);
+  const go = (dir: string, from: number, to: number) => `go-${dir} me c0-${from} c0-${to}`;
+  const detour = await playExpert(env, await env.reset({ id: "fetch/p2" }), [
+    go("east", 4, 5),
+    ...[5, 4, 3, 2, 1].map((c) => go("west", c, c - 1)),
+    "take me box c0-0",
+    ...[0, 1, 2, 3, 4, 5, 6, 7].map((c) => go("east", c, c + 1)),
+    "put me box c0-8",
+  ]);
+  assert.ok(detour.success);
+  const tests = ["fetch/big", "fetch/far"];
+  const { results, policy } = await induceAndRun(kit, ["fetch/p1", detour, "fetch/p3"], tests);
+  results.forEach((r) => {
+    assert.ok(r.success, r.stop);
+    assert.equal(r.plannedActions, 0);
+  });
+  // The walk to the parcel in the second and third demonstrations is a rule
+  // the detour's first step does not agree with.
+  assert.match(
+    policy,
+    /Rule \d+: go_west\([^"]*\(the expert did otherwise in 1 of the states it acts in\)/,
+  );
 });

@@ -84,8 +84,9 @@ ${LLM_HELP}
                       branches): the baseline without control flow
   --policy            also learn a decision-list policy per task type (rules
                       "in a state like this, take this action", consistent
-                      with every demonstrated decision) and make it the
-                      task's program
+                      with every demonstrated decision, then a few that
+                      decide some otherwise for the decisions left) and
+                      make it the task's program
   --overwrite         replace an existing library instead of adding a version
   --explain           print every operator application and why it was accepted
   --json              print the summary as one JSON object

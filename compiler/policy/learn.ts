@@ -206,6 +206,8 @@ class Learner {
   #work = 0;
   /** Share of the decisions a rule takes that it may decide otherwise (0 while rules must be consistent). */
   #tolerance = 0;
+  /** The demonstrated decisions rules learned while tolerating decide otherwise. */
+  readonly #decidedOtherwise: number[] = [];
   /** The work past which no further rule is searched for. */
   #workLimit: number;
   readonly #explain?: (line: string) => void;
@@ -311,11 +313,12 @@ class Learner {
     remaining = this.#tolerate(rules, remaining, bases, variants, keyOf);
     this.#relaxKinds(rules, held);
     this.#relaxGoals(rules);
-    const uncovered = remaining.map((i) => this.examples[i]);
+    const uncovered = [...remaining, ...this.#decidedOtherwise].sort((a, b) => a - b)
+      .map((i) => this.examples[i]);
     if (uncovered.length > 0) {
       const first = uncovered[0];
       this.#explain?.(
-        `policy: ${uncovered.length} decisions no consistent rule takes (first: ${first.action} ${
+        `policy: ${uncovered.length} decisions no rule reproduces (first: ${first.action} ${
           first.args.join(" ")
         } at step ${first.step + 1} of trace ${first.trace + 1})`,
       );
@@ -363,6 +366,7 @@ class Learner {
         ...(best.neg.length > 0 ? { otherwise: best.neg.length } : {}),
       };
       rules.push(rule);
+      this.#decidedOtherwise.push(...best.neg);
       const otherwise = best.neg.length > 0
         ? `; the expert did otherwise in ${best.neg.length} of the states it acts in`
         : "";

@@ -662,4 +662,6 @@ Deno.test("a detour in one demonstration does not hide the strategy the other de
     policy,
     /Rule \d+: go_west\([^"]*\(the expert did otherwise in 1 of the states it acts in\)/,
   );
+  // The detour's first step is one the list does not reproduce, and says so.
+  assert.match(policy, /decisions \([1-9]\d* of them not reproduced\)/);
 });

@@ -5,7 +5,10 @@
  * goal holds (a tour that strands itself, a resource spent too early), it
  * takes the first other object whose way reaches the goal, or failing that
  * one whose way the model cannot tell. Within a way, the next choice is
- * looked ahead the same way once more (two choices deep). The skill still
+ * looked ahead the same way once more (two choices deep), and every choice
+ * takes first what a goal atom not yet achieved names (the place still to
+ * visit before one the goal does not ask for), so a way tells how far the
+ * choice can get rather than where first candidates lead. The skill still
  * decides every action; the look-ahead only orders its free choices. The
  * simulated actions of an episode are bounded.
  *
@@ -31,6 +34,8 @@ export class ChoiceLookahead {
   readonly #model: ActionModel;
   readonly #vocab: Vocabulary;
   #left = EPISODE_BUDGET;
+  /** What the goal asks, as atoms, at the choice being looked ahead. */
+  #atoms: ReturnType<typeof goalAtoms> = [];
 
   /**
    * @param model The action model that predicts each simulated action.
@@ -54,6 +59,7 @@ export class ChoiceLookahead {
   choose(ordered: readonly Value[], at: ChoicePoint, facts: FactStore): Value {
     const atoms = goalAtoms(this.#vocab, facts);
     if (ordered.length < 2 || atoms.length === 0 || this.#left <= 0) return ordered[0];
+    this.#atoms = atoms;
     const goal = (f: { has: FactStore["has"] }) => atoms.every((a) => f.has(a));
     return this.#pick(ordered, at, facts, goal, DEPTH);
   }
@@ -98,12 +104,28 @@ export class ChoiceLookahead {
           forced = true;
           return value;
         }
-        return depth > 1 && where && candidates.length > 1 && this.#left > 0
-          ? this.#pick(candidates, where, copy, goal, depth - 1)
-          : candidates[0];
+        const named = this.#goalNamedFirst(candidates, copy);
+        return depth > 1 && where && named.length > 1 && this.#left > 0
+          ? this.#pick(named, where, copy, goal, depth - 1)
+          : named[0];
       },
     });
     this.#left -= Math.max(1, actions);
     return end;
+  }
+
+  /**
+   * `candidates` with those a goal atom not yet achieved names first, in
+   * their order: a way played on takes them (the state the goal asks to
+   * visit before one it does not), so it tells how far a choice can get.
+   */
+  #goalNamedFirst(candidates: readonly Value[], facts: FactStore): readonly Value[] {
+    const named = new Set<Value>();
+    for (const a of this.#atoms) {
+      if (!facts.has(a)) { for (const arg of a.args) named.add(arg as Value); }
+    }
+    const first = candidates.filter((c) => named.has(c));
+    if (first.length === 0 || first.length === candidates.length) return candidates;
+    return [...first, ...candidates.filter((c) => !named.has(c))];
   }
 }

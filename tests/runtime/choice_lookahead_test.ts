@@ -35,6 +35,22 @@ const kit = pddlKit("pddl:tour", TOUR_DOMAIN, "tour.pddl", [
       "b",
     ], ["b", "s"]]),
   },
+  // Beside p, q and r lies a leaf no goal names, which comes first and
+  // strands the tour: played on by first candidates, every way from p ends
+  // in a leaf.
+  {
+    id: "tour/leaves",
+    file: "leaves.pddl",
+    text: tourProblem(
+      "leaves",
+      ["e", "f", "g", "p", "q", "r", "t"],
+      [["s", "p"], ["p", "e"], ["p", "q"], ["q", "f"], ["q", "r"], ["r", "g"], ["r", "t"], [
+        "t",
+        "s",
+      ]],
+      ["p", "q", "r", "t"],
+    ),
+  },
 ], {});
 
 /** Goes to an unvisited place while one is linked, then home. */
@@ -127,7 +143,7 @@ Deno.test("simulate: the tour played in the action model strands itself, or come
 
 Deno.test("a choice whose way strands the tour takes another, and its action counts as planned", async () => {
   const actionModel = await learnedModel();
-  const run = (lookahead: boolean) =>
+  const run = (lookahead: boolean, id = "tour/ring") =>
     drainAgent(runAgent({
       env: kit.create(LEARNED),
       kit: withEnvOptions(kit, LEARNED),
@@ -141,7 +157,7 @@ Deno.test("a choice whose way strands the tour takes another, and its action cou
       }],
       actionModel,
       lookahead,
-      task: { id: "tour/ring" },
+      task: { id },
       maxActions: 20,
     }));
   const sent = (events: AgentEvent[]) =>
@@ -162,4 +178,13 @@ Deno.test("a choice whose way strands the tour takes another, and its action cou
   const blind = await run(false);
   assert.equal(blind.result.success, false);
   assert.deepEqual(sent(blind.events).slice(0, 3), ["go s a", "go a b", "go b c"]);
+  // Ways played on take the places the goal names first: from p, the way
+  // through q reaches the goal although its first candidates, the leaves,
+  // would strand it (three choices deep).
+  const leaves = await run(true, "tour/leaves");
+  assert.ok(leaves.result.success, leaves.result.stop);
+  assert.deepEqual(sent(leaves.events), ["go s p", "go p q", "go q r", "go r t", "back t s"]);
+  assert.equal(leaves.result.plannedActions, 3, "q, r and t each taken before a leaf");
+  const strayed = await run(false, "tour/leaves");
+  assert.deepEqual(sent(strayed.events), ["go s p", "go p e"]);
 });

@@ -181,6 +181,17 @@ export function learnPolicy(
   return learner.run();
 }
 
+/**
+ * Where the search for a rule starts: each action's (or each typed variant's)
+ * observed preconditions, the action of each variant, and the key of an
+ * example's start.
+ */
+interface SearchStarts {
+  bases: ReadonlyMap<string, Conjunction>;
+  variants: ReadonlyMap<string, string>;
+  keyOf: (e: PolicyExample) => string;
+}
+
 /** A candidate condition, scored on the remaining examples. */
 interface Scored {
   condition: Conjunction;
@@ -304,13 +315,14 @@ class Learner {
         `policy: ${chain.pred} chains objects; settled(x) says nothing below x is misplaced`,
       );
     });
-    remaining = this.#cover(rules, remaining, bases, variants, keyOf);
+    const starts: SearchStarts = { bases, variants, keyOf };
+    remaining = this.#cover(rules, remaining, starts);
     this.#alignMoverRules(rules);
     this.#settleRules(rules);
     this.#pursueGoals(rules);
     this.#purposeMoves(rules, bases);
     this.#mirrorMoverRules(rules, bases);
-    remaining = this.#tolerate(rules, remaining, bases, variants, keyOf);
+    remaining = this.#tolerate(rules, remaining, starts);
     this.#relaxKinds(rules, held);
     this.#relaxGoals(rules);
     const uncovered = [...remaining, ...this.#decidedOtherwise].sort((a, b) => a - b)
@@ -342,15 +354,14 @@ class Learner {
   #cover(
     rules: PolicyRule[],
     remaining: number[],
-    bases: ReadonlyMap<string, Conjunction>,
-    variants: ReadonlyMap<string, string>,
-    keyOf: (e: PolicyExample) => string,
+    starts: SearchStarts,
   ): number[] {
     while (remaining.length > 0) {
       if (this.#work > this.#workLimit) {
         this.#explain?.(`policy: the search's work budget (${this.#maxWork}) is spent`);
         break;
       }
+      const { bases, variants, keyOf } = starts;
       let best: Scored & { action: string } | undefined;
       for (const key of new Set(remaining.map((i) => keyOf(this.examples[i])))) {
         const action = variants.get(key) ?? key;
@@ -393,9 +404,7 @@ class Learner {
   #tolerate(
     rules: PolicyRule[],
     remaining: number[],
-    bases: ReadonlyMap<string, Conjunction>,
-    variants: ReadonlyMap<string, string>,
-    keyOf: (e: PolicyExample) => string,
+    starts: SearchStarts,
   ): number[] {
     const left = remaining.filter((k) =>
       rules.every((r) => !satisfiable(r.condition, this.#index[k]))
@@ -404,7 +413,7 @@ class Learner {
     this.#tolerance = TOLERANCE;
     this.#workLimit = this.#work + this.#maxWork / 2;
     try {
-      return this.#cover(rules, left, bases, variants, keyOf);
+      return this.#cover(rules, left, starts);
     } finally {
       this.#tolerance = 0;
     }

@@ -127,7 +127,13 @@ export function pendingText(
     g.params.forEach((t, j) => {
       if (!isAssignable(vocab, type, t) && !isAssignable(vocab, t, type)) return;
       const others = g.params.map((p, i) => i === j ? undefined : p);
-      const names = others.map((_, i) => i === j ? x : freshName(`y${i}`, [...taken, x]));
+      // An object of a wider type than the relation's place stands there
+      // as one of the narrower type (a surface that is a crate).
+      const cast = isAssignable(vocab, type, t) ? undefined : freshName("c", [...taken, x]);
+      const self = cast ?? x;
+      const names = others.map((_, i) =>
+        i === j ? self : freshName(`y${i}`, [...taken, x, ...(cast ? [cast] : [])])
+      );
       // The relations to achieve first: none of their goal atoms is left.
       const first = (g.after ?? []).map((b) => {
         const zs = b.params.map((_, i) => freshName(`z${i}`, [...taken, x, ...names]));
@@ -138,7 +144,8 @@ export function pendingText(
       }).join("");
       const atom = `${g.goal}(${names.join(", ")}) and not ${g.pred}(${names.join(", ")})${first}`;
       const bound = others.flatMap((p, i) => p === undefined ? [] : [`${names[i]}: ${p}`]);
-      parts.push(bound.reduceRight((body, b) => `exists(${b}, ${body})`, atom));
+      const part = bound.reduceRight((body, b) => `exists(${b}, ${body})`, atom);
+      parts.push(cast ? `exists(${cast}: ${t}, ${cast} == ${x} and ${part})` : part);
     });
   }
   const text = parts.length === 0 ? "false" : parts.map((p) => `(${p})`).join(" or ");

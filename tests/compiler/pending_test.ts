@@ -8,6 +8,7 @@ import { orderGoals, pending, pendingGoals, pendingText } from "../../compiler/p
 import type { GroundedTrace } from "../../compiler/ground.ts";
 import { parseExpr } from "../../dsl/expr/parse.ts";
 import { evalExpr } from "../../dsl/expr/eval.ts";
+import { checkExpr } from "../../dsl/expr/check.ts";
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
 
 const vocab: Vocabulary = {
@@ -97,5 +98,45 @@ Deno.test("a relation the demonstrations achieved last is pending only once the 
       ok: true,
       value: pen,
     });
+  }
+});
+
+Deno.test("pending(x) of a wider type than a goal relation's place type-checks and agrees", () => {
+  // Crates stand on surfaces, and a crate is a surface: what the goal asks
+  // of a surface x includes that x, as a crate, is not yet on its place.
+  const stacks: Vocabulary = {
+    name: "stacks",
+    types: { Surface: { kind: "object" }, Crate: { kind: "object", parent: "Surface" } },
+    predicates: {
+      on: { params: ["Crate", "Surface"] },
+      goal_on: { params: ["Crate", "Surface"] },
+    },
+    functions: {},
+    actions: {},
+    landmarks: [{ pred: "on", on: "add", when: "goal_on(a0, a1)" }],
+  };
+  const objects = { c1: "Crate", c2: "Crate", p: "Surface" };
+  const facts = new FactStore([
+    { pred: "on", args: ["c1", "p"] },
+    { pred: "goal_on", args: ["c1", "c2"] },
+    { pred: "on", args: ["c2", "p"] },
+    { pred: "goal_on", args: ["c2", "p"] },
+  ], objects);
+  const goals = pendingGoals(stacks);
+  const state = new StateIndex(facts, Object.keys(stacks.predicates), new TypeIndex(stacks));
+  const text = pendingText(goals, stacks, "x", "Surface", ["x"]);
+  const expr = parseExpr(text);
+  assert.ok(expr.ok, text);
+  assert.deepEqual(checkExpr(expr.value, { vocab: stacks, vars: { x: "Surface" } }), {
+    ok: true,
+    value: "Bool",
+  }, text);
+  // c1 must still go onto c2 (both pending); c2 and p are where they should be.
+  for (const [x, want] of [["c1", true], ["c2", true], ["p", false]] as const) {
+    assert.equal(pending(goals, state, x), want, x);
+    assert.deepEqual(evalExpr(expr.value, { vocab: stacks, facts, scope: { x } }), {
+      ok: true,
+      value: want,
+    }, x);
   }
 });

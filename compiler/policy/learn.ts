@@ -1056,9 +1056,6 @@ class Learner {
     const n = c.types.length;
     const canAdd = extend && n - (this.#params.get(c) ?? n) < this.#maxExtra;
     for (const [pred, decl] of Object.entries(this.vocab.predicates)) {
-      // A relation no demonstrated state holds (a goal relation no goal
-      // asks for) tells no state from another.
-      if (!this.#holdsSomewhere(pred)) continue;
       const arity = decl.params.length;
       const choices = decl.params.map((t) => {
         const vars: number[] = [];
@@ -1120,18 +1117,6 @@ class Learner {
       for (const negated of [false, true]) yield { pred: PENDING, args: [v], negated };
     }
   }
-
-  /** Whether some demonstrated state holds an atom of `pred`. */
-  #holdsSomewhere(pred: string): boolean {
-    let v = this.#heldCache.get(pred);
-    if (v === undefined) {
-      const any = this.vocab.predicates[pred].params.map(() => undefined);
-      v = this.#index.some((s) => s.atoms(pred, any).length > 0);
-      this.#heldCache.set(pred, v);
-    }
-    return v;
-  }
-  readonly #heldCache = new Map<string, boolean>();
 
   /**
    * Whether a relation holds of most pairs of objects of its types in the

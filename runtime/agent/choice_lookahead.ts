@@ -14,7 +14,7 @@
  *
  * @module
  */
-import type { Value } from "../../dsl/facts.ts";
+import type { Atom, Value } from "../../dsl/facts.ts";
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
 import type { FactStore } from "../fact_store.ts";
 import type { ActionModel } from "../learn/action_model.ts";
@@ -34,8 +34,6 @@ export class ChoiceLookahead {
   readonly #model: ActionModel;
   readonly #vocab: Vocabulary;
   #left = EPISODE_BUDGET;
-  /** What the goal asks, as atoms, at the choice being looked ahead. */
-  #atoms: ReturnType<typeof goalAtoms> = [];
 
   /**
    * @param model The action model that predicts each simulated action.
@@ -59,9 +57,7 @@ export class ChoiceLookahead {
   choose(ordered: readonly Value[], at: ChoicePoint, facts: FactStore): Value {
     const atoms = goalAtoms(this.#vocab, facts);
     if (ordered.length < 2 || atoms.length === 0 || this.#left <= 0) return ordered[0];
-    this.#atoms = atoms;
-    const goal = (f: { has: FactStore["has"] }) => atoms.every((a) => f.has(a));
-    return this.#pick(ordered, at, facts, goal, DEPTH);
+    return this.#pick(ordered, at, facts, atoms, DEPTH);
   }
 
   /** The choice at `at`, the ways' own choices looked ahead `depth - 1` deep. */
@@ -69,7 +65,7 @@ export class ChoiceLookahead {
     ordered: readonly Value[],
     at: ChoicePoint,
     facts: FactStore,
-    goal: (f: { has: FactStore["has"] }) => boolean,
+    goal: readonly Atom[],
     depth: number,
   ): Value {
     const ends = new Map<Value, SimulationEnd>();
@@ -88,14 +84,14 @@ export class ChoiceLookahead {
     value: Value,
     at: ChoicePoint,
     facts: FactStore,
-    goal: (f: { has: FactStore["has"] }) => boolean,
+    goal: readonly Atom[],
     depth: number,
   ): SimulationEnd {
     let forced = false;
     const copy = facts.clone();
     const { end, actions } = simulate(at.program, at.state, copy, {
       predict: (f, action) => this.#model.predict(f, action),
-      goal,
+      goal: (f) => goal.every((a) => f.has(a)),
       maxActions: Math.min(HORIZON, this.#left),
       // The choice point takes `value` once; a later choice is looked ahead
       // in turn while the depth lasts, else takes its first candidate.
@@ -104,7 +100,7 @@ export class ChoiceLookahead {
           forced = true;
           return value;
         }
-        const named = this.#goalNamedFirst(candidates, copy);
+        const named = goalNamedFirst(candidates, goal, copy);
         return depth > 1 && where && named.length > 1 && this.#left > 0
           ? this.#pick(named, where, copy, goal, depth - 1)
           : named[0];
@@ -113,19 +109,23 @@ export class ChoiceLookahead {
     this.#left -= Math.max(1, actions);
     return end;
   }
+}
 
-  /**
-   * `candidates` with those a goal atom not yet achieved names first, in
-   * their order: a way played on takes them (the state the goal asks to
-   * visit before one it does not), so it tells how far a choice can get.
-   */
-  #goalNamedFirst(candidates: readonly Value[], facts: FactStore): readonly Value[] {
-    const named = new Set<Value>();
-    for (const a of this.#atoms) {
-      if (!facts.has(a)) { for (const arg of a.args) named.add(arg as Value); }
-    }
-    const first = candidates.filter((c) => named.has(c));
-    if (first.length === 0 || first.length === candidates.length) return candidates;
-    return [...first, ...candidates.filter((c) => !named.has(c))];
+/**
+ * `candidates` with those a goal atom not yet achieved names first, in their
+ * order: a way played on takes them (the state the goal asks to visit before
+ * one it does not), so it tells how far a choice can get.
+ */
+function goalNamedFirst(
+  candidates: readonly Value[],
+  goal: readonly Atom[],
+  facts: FactStore,
+): readonly Value[] {
+  const named = new Set<Value>();
+  for (const a of goal) {
+    if (!facts.has(a)) { for (const arg of a.args) named.add(arg as Value); }
   }
+  const first = candidates.filter((c) => named.has(c));
+  if (first.length === 0 || first.length === candidates.length) return candidates;
+  return [...first, ...candidates.filter((c) => !named.has(c))];
 }

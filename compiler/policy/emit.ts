@@ -19,7 +19,7 @@
 import type { Edge, Node, Skill } from "../../dsl/graph/schema.ts";
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
 import { existentialText, type Literal } from "./conjunction.ts";
-import { type Policy, ruleText, ruleVariables } from "./learn.ts";
+import { otherwiseText, type Policy, ruleText, ruleVariables } from "./learn.ts";
 import { ruleLiteralText } from "./movers.ts";
 
 /**
@@ -64,9 +64,7 @@ export function policySkill(
       kind: "check",
       cond: existentialText(rule.condition, names, 0, text),
       doc: `Rule ${i + 1}: ${ruleText(rule, vocab, policy.movers, policy.chains, policy.goals)}${
-        rule.otherwise
-          ? ` (the expert did otherwise in ${rule.otherwise} of the states it acts in)`
-          : ""
+        rule.otherwise ? ` (${otherwiseText(rule.otherwise)})` : ""
       }`,
     });
     const vars = decl.params.map((p, k) => scopeName(p.name, rule.condition.types[k]));

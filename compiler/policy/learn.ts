@@ -356,12 +356,12 @@ class Learner {
     remaining: number[],
     starts: SearchStarts,
   ): number[] {
+    const { bases, variants, keyOf } = starts;
     while (remaining.length > 0) {
       if (this.#work > this.#workLimit) {
         this.#explain?.(`policy: the search's work budget (${this.#maxWork}) is spent`);
         break;
       }
-      const { bases, variants, keyOf } = starts;
       let best: Scored & { action: string } | undefined;
       for (const key of new Set(remaining.map((i) => keyOf(this.examples[i])))) {
         const action = variants.get(key) ?? key;
@@ -378,9 +378,7 @@ class Learner {
       };
       rules.push(rule);
       this.#decidedOtherwise.push(...best.neg);
-      const otherwise = best.neg.length > 0
-        ? `; the expert did otherwise in ${best.neg.length} of the states it acts in`
-        : "";
+      const otherwise = rule.otherwise ? `; ${otherwiseText(rule.otherwise)}` : "";
       this.#explain?.(
         `policy rule ${rules.length}: ${
           this.#ruleText(rule)
@@ -1732,6 +1730,11 @@ function promise(s: Scored): number {
 export function ruleVariables(rule: PolicyRule, vocab: Vocabulary): string[] {
   const params = vocab.actions[rule.action].params.map((p) => p.name);
   return rule.condition.types.map((_, i) => params[i] ?? `x${i - params.length + 1}`);
+}
+
+/** What a rule learned while tolerating says of the decisions it takes otherwise. */
+export function otherwiseText(count: number): string {
+  return `the expert did otherwise in ${count} of the states it acts in`;
 }
 
 /** A rule as text: `drop(b, r, g) if carry(b, g) and ...`. */

@@ -87,6 +87,11 @@ export function orderGoals(
   });
 }
 
+/** `g`'s goal atom over `args` that does not hold, as text. */
+function unmet(g: PendingGoal, args: readonly string[]): string {
+  return `${g.goal}(${args.join(", ")}) and not ${g.pred}(${args.join(", ")})`;
+}
+
 /** Whether some goal atom of `g` does not hold in `state`. */
 function unachieved(g: PendingGoal, state: StateIndex): boolean {
   return state.atoms(g.goal, g.params.map(() => undefined)).some((args) =>
@@ -137,12 +142,11 @@ export function pendingText(
       // The relations to achieve first: none of their goal atoms is left.
       const first = (g.after ?? []).map((b) => {
         const zs = b.params.map((_, i) => freshName(`z${i}`, [...taken, x, ...names]));
-        const body = `${b.goal}(${zs.join(", ")}) and not ${b.pred}(${zs.join(", ")})`;
         return ` and not ${
-          zs.reduceRight((inner, z, i) => `exists(${z}: ${b.params[i]}, ${inner})`, body)
+          zs.reduceRight((inner, z, i) => `exists(${z}: ${b.params[i]}, ${inner})`, unmet(b, zs))
         }`;
       }).join("");
-      const atom = `${g.goal}(${names.join(", ")}) and not ${g.pred}(${names.join(", ")})${first}`;
+      const atom = `${unmet(g, names)}${first}`;
       const bound = others.flatMap((p, i) => p === undefined ? [] : [`${names[i]}: ${p}`]);
       const part = bound.reduceRight((body, b) => `exists(${b}, ${body})`, atom);
       parts.push(cast ? `exists(${cast}: ${t}, ${cast} == ${x} and ${part})` : part);

@@ -58,6 +58,33 @@ export function pendingLandmarkCalls(
  */
 export function goalAtoms(vocab: Vocabulary, facts: FactView): Atom[] {
   const out: Atom[] = [];
+  for (const { pred, goal, positions } of goalLandmarks(vocab)) {
+    for (const fact of facts.query(goal, positions.map(() => null))) {
+      const args: AtomArg[] = [];
+      positions.forEach((j, i) => args[j] = fact.args[i]);
+      out.push({ pred, args });
+    }
+  }
+  return out;
+}
+
+/** A landmark `pred` whose condition is one goal fact naming each of its arguments. */
+interface GoalLandmark {
+  pred: string;
+  /** The goal predicate of the condition. */
+  goal: string;
+  /** The landmark argument each of the goal fact's positions holds. */
+  positions: number[];
+}
+
+/**
+ * The vocabulary's goal landmarks, their conditions parsed once per
+ * vocabulary: `goalAtoms` runs at every choice the agent looks ahead.
+ */
+function goalLandmarks(vocab: Vocabulary): GoalLandmark[] {
+  let list = goalLandmarkCache.get(vocab);
+  if (list !== undefined) return list;
+  list = [];
   for (const landmark of vocab.landmarks ?? []) {
     if (landmark.on !== "add" || landmark.when === undefined) continue;
     const when = parseExpr(landmark.when);
@@ -66,14 +93,12 @@ export function goalAtoms(vocab: Vocabulary, facts: FactView): Atom[] {
     const arity = own(vocab.predicates, landmark.pred)?.params.length;
     if (!positions || [...new Set(positions)].length !== arity) continue;
     if (positions.some((j) => j >= arity)) continue;
-    for (const goal of facts.query(when.value.name, positions.map(() => null))) {
-      const args: AtomArg[] = [];
-      positions.forEach((j, i) => args[j] = goal.args[i]);
-      out.push({ pred: landmark.pred, args });
-    }
+    list.push({ pred: landmark.pred, goal: when.value.name, positions });
   }
-  return out;
+  goalLandmarkCache.set(vocab, list);
+  return list;
 }
+const goalLandmarkCache = new WeakMap<Vocabulary, GoalLandmark[]>();
 
 /** The first skill whose postcondition is `pred` over its parameters, with them in order. */
 function producerOf(

@@ -66,8 +66,11 @@ export interface FactView {
   has(atom: Atom): boolean;
   /** All atoms of `pred` whose arguments match `pattern` (`null` = any). */
   query(pred: string, pattern: (AtomArg | null)[]): Atom[];
-  /** Ids of known objects whose declared type is exactly `type`, in first-seen order. */
-  objectsOfType(type: string): string[];
+  /**
+   * Ids of known objects whose declared type is exactly `type`, in
+   * first-seen order. Not to be changed by the caller.
+   */
+  objectsOfType(type: string): readonly string[];
   /** Declared type of an object id, if known. */
   typeOf(id: string): string | undefined;
 }

@@ -39,6 +39,12 @@ export class FactStore implements FactView {
   #byArg = new Map<string, Map<AtomArg, Set<Atom>>[]>();
   #types = new Map<string, string>();
   #byType = new Map<string, string[]>();
+  /**
+   * Each type's objects as last handed out, until one of that type is
+   * declared: the same array while nothing changes, so an evaluator can
+   * keep what it derived from it (each object's place) across evaluations.
+   */
+  #typeLists = new Map<string, readonly string[]>();
   /** Two sums of the atoms' hashes, kept as atoms come and go (see `fingerprint`). */
   #sums = [0, 0];
 
@@ -171,7 +177,9 @@ export class FactStore implements FactView {
     if (old !== undefined) {
       const list = this.#byType.get(old)!;
       list.splice(list.indexOf(id), 1);
+      this.#typeLists.delete(old);
     }
+    this.#typeLists.delete(type);
     this.#types.set(id, type);
     const list = this.#byType.get(type);
     if (list) list.push(id);
@@ -192,6 +200,22 @@ export class FactStore implements FactView {
     for (const atom of delta.remove) if (this.remove(atom)) changed = true;
     for (const atom of delta.add) if (this.add(atom)) changed = true;
     return changed;
+  }
+
+  /**
+   * The atoms with `value` among their arguments, each once, in no set
+   * order: found through the argument index, not by going through every
+   * atom.
+   */
+  atomsAbout(value: AtomArg): Atom[] {
+    const out = new Set<Atom>();
+    for (const positions of this.#byArg.values()) {
+      for (const byValue of positions) {
+        const atoms = byValue?.get(value);
+        if (atoms !== undefined) { for (const atom of atoms) out.add(atom); }
+      }
+    }
+    return [...out];
   }
 
   /** All atoms of `pred` matching `pattern` (`null` = any), in insertion order. */
@@ -219,9 +243,17 @@ export class FactStore implements FactView {
     return out;
   }
 
-  /** Ids of known objects declared with exactly `type`, in first-seen order. */
-  objectsOfType(type: string): string[] {
-    return [...(this.#byType.get(type) ?? [])];
+  /**
+   * Ids of known objects declared with exactly `type`, in first-seen order:
+   * the same array until an object of `type` is declared.
+   */
+  objectsOfType(type: string): readonly string[] {
+    let list = this.#typeLists.get(type);
+    if (list === undefined) {
+      list = Object.freeze([...(this.#byType.get(type) ?? [])]);
+      this.#typeLists.set(type, list);
+    }
+    return list;
   }
 
   /** Declared type of an object. */
@@ -239,9 +271,29 @@ export class FactStore implements FactView {
     return Object.fromEntries(this.#types);
   }
 
-  /** An independent copy. */
+  /**
+   * An independent copy, its indexes copied rather than rebuilt atom by
+   * atom (the look-ahead copies the facts for every way it plays on). The
+   * stored atoms, never changed, are shared.
+   */
   clone(): FactStore {
-    return new FactStore(this.atoms(), this.objects());
+    const copy = new FactStore();
+    copy.#seq = new Map(this.#seq);
+    copy.#next = this.#next;
+    copy.#trie = copyTrie(this.#trie);
+    copy.#arity = new Map(this.#arity);
+    for (const [pred, atoms] of this.#byPred) copy.#byPred.set(pred, new Set(atoms));
+    for (const [pred, positions] of this.#byArg) {
+      copy.#byArg.set(
+        pred,
+        positions.map((byValue) => new Map([...byValue].map(([v, atoms]) => [v, new Set(atoms)]))),
+      );
+    }
+    copy.#types = new Map(this.#types);
+    for (const [type, ids] of this.#byType) copy.#byType.set(type, [...ids]);
+    copy.#typeLists = new Map(this.#typeLists);
+    copy.#sums = [...this.#sums];
+    return copy;
   }
 
   /** Atoms as sorted canonical text lines (for display and tests). */
@@ -253,4 +305,11 @@ export class FactStore implements FactView {
   toJSON(): { atoms: Atom[]; objects: Record<string, string> } {
     return { atoms: this.atoms(), objects: this.objects() };
   }
+}
+
+/** A trie's copy: its maps new, its leaves (the stored atoms) shared. */
+function copyTrie<K>(trie: Map<K, Trie | Atom>): Map<K, Trie | Atom> {
+  const out = new Map<K, Trie | Atom>();
+  for (const [k, v] of trie) out.set(k, v instanceof Map ? copyTrie(v) : v);
+  return out;
 }

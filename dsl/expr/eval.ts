@@ -114,6 +114,29 @@ class Frame implements Scope {
   }
 }
 
+/**
+ * What evaluations keep between them, since a skill's conditions are
+ * evaluated again and again over facts whose objects rarely change (a
+ * fact store hands out the same array for a type until one is declared):
+ * each list's places, each view's merged domains, each vocabulary's
+ * subtypes.
+ */
+const placesIn = new WeakMap<readonly Value[], Map<Value, number>>();
+const mergedDomains = new WeakMap<
+  FactView,
+  Map<string, { parts: readonly (readonly string[])[]; list: readonly string[] }>
+>();
+const subtypeLists = new WeakMap<Vocabulary, Map<string, string[]>>();
+
+/** `subtypesOf`, once per vocabulary and type. */
+function subtypesCached(vocab: Vocabulary, type: string): string[] {
+  let byType = subtypeLists.get(vocab);
+  if (byType === undefined) subtypeLists.set(vocab, byType = new Map());
+  let list = byType.get(type);
+  if (list === undefined) byType.set(type, list = subtypesOf(vocab, type));
+  return list;
+}
+
 class Evaluator {
   readonly #budget: number;
   /** Quantifier iterations left of the budget. */
@@ -334,30 +357,41 @@ class Evaluator {
 
   /** Each object's place in `domainOf(type)`. */
   private domainIndex(type: string): Map<Value, number> {
-    const d = this.typeDomain(type);
-    return d.index ??= new Map(d.list.map((x, i) => [x, i]));
+    const { list } = this.typeDomain(type);
+    let index = placesIn.get(list);
+    if (index === undefined) placesIn.set(list, index = new Map(list.map((x, i) => [x, i])));
+    return index;
   }
 
-  /** A type's objects, computed on first use, and their places once asked for. */
-  private typeDomain(type: string): { list: string[]; index?: Map<Value, number> } {
-    let d = this.#domains.get(type);
-    if (!d) {
-      const types = subtypesOf(this.env.vocab, type);
-      let list: string[];
-      if (types.length === 1) list = this.env.facts.objectsOfType(type);
+  /**
+   * A type's objects, found on first use: the facts' own list where the
+   * type has no subtypes, else the lists of its subtypes merged (kept per
+   * facts while those lists are the same arrays).
+   */
+  private typeDomain(type: string): { list: readonly string[] } {
+    let d: { list: readonly string[] } | undefined = this.#domains.get(type);
+    if (d === undefined) {
+      const types = subtypesCached(this.env.vocab, type);
+      const facts = this.env.facts;
+      if (types.length === 1) d = { list: facts.objectsOfType(type) };
       else {
-        // A view may list an object under a type and a supertype.
-        const seen = new Set<string>();
-        for (const t of types) {
-          for (const id of this.env.facts.objectsOfType(t)) seen.add(id);
+        const parts = types.map((t) => facts.objectsOfType(t));
+        let merged = mergedDomains.get(facts);
+        if (merged === undefined) mergedDomains.set(facts, merged = new Map());
+        const kept = merged.get(type);
+        if (kept !== undefined && kept.parts.every((p, i) => p === parts[i])) d = kept;
+        else {
+          // A view may list an object under a type and a supertype.
+          const fresh = { parts, list: [...new Set(parts.flat())] };
+          merged.set(type, fresh);
+          d = fresh;
         }
-        list = [...seen];
       }
-      this.#domains.set(type, d = { list });
+      this.#domains.set(type, d);
     }
     return d;
   }
-  readonly #domains = new Map<string, { list: string[]; index?: Map<Value, number> }>();
+  readonly #domains = new Map<string, { list: readonly string[] }>();
 
   /**
    * The candidates in `allowed`, in the candidates' order: found from the
@@ -487,12 +521,22 @@ function freeScope(e: Expr, scope: Scope, bound: readonly string[]): string[] {
   return vars.map((v) => `${v}=${scope.has(v) ? formatLiteral(scope.get(v)!) : "?"}`);
 }
 
-/** The conjuncts of an expression (itself when it is no conjunction), left to right. */
-function conjuncts(e: Expr): Expr[] {
-  return e.kind === "binary" && e.op === "and"
-    ? [...conjuncts(e.left), ...conjuncts(e.right)]
-    : [e];
+/**
+ * The conjuncts of an expression (itself when it is no conjunction), left
+ * to right; kept per expression, as a quantifier's body is narrowed at
+ * every evaluation.
+ */
+function conjuncts(e: Expr): readonly Expr[] {
+  let out = conjunctsOf.get(e);
+  if (out === undefined) {
+    out = e.kind === "binary" && e.op === "and"
+      ? [...conjuncts(e.left), ...conjuncts(e.right)]
+      : [e];
+    conjunctsOf.set(e, out);
+  }
+  return out;
 }
+const conjunctsOf = new WeakMap<Expr, readonly Expr[]>();
 
 /**
  * Structural equality of values: strings, numbers and booleans by value,

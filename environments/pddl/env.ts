@@ -146,12 +146,20 @@ export class PddlEnv implements Environment {
     const changing = this.#changing ??= new Set(
       this.#task!.world.domain.actions.flatMap((a) => [...a.add, ...a.del].map((x) => x.pred)),
     );
+    // Whether a fact can change, kept per fact: most of a state's facts are
+    // the same at every step.
+    const memo = this.#changingFacts;
     return [...this.#state].filter((f) => {
-      const space = f.indexOf(" ");
-      return changing.has(space < 0 ? f : f.slice(0, space));
+      let v = memo.get(f);
+      if (v === undefined) {
+        const space = f.indexOf(" ");
+        memo.set(f, v = changing.has(space < 0 ? f : f.slice(0, space)));
+      }
+      return v;
     });
   }
   #changing?: Set<string>;
+  readonly #changingFacts = new Map<Fact, boolean>();
 
   /** The share of the goal's conditions that hold now. */
   #goalShare(): number {

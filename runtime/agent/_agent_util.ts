@@ -57,14 +57,9 @@ export function objectArgs(action: string, vocab: Vocabulary): string[] {
 /** Whether some fact relates `value` to one of `focus` (both among its arguments). */
 export function relatedTo(facts: FactStore, value: string, focus: readonly string[]): boolean {
   if (focus.length === 0 || focus.includes(value)) return false;
-  for (const atom of facts.atoms()) {
-    if (
-      atom.args.includes(value) && atom.args.some((a) => typeof a === "string" && focus.includes(a))
-    ) {
-      return true;
-    }
-  }
-  return false;
+  return facts.atomsAbout(value).some((atom) =>
+    atom.args.some((a) => typeof a === "string" && focus.includes(a))
+  );
 }
 
 /** The last rejected action of a run. */

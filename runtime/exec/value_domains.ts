@@ -117,7 +117,7 @@ class ValueDomainView implements FactView {
     return this.#facts.query(pred, pattern);
   }
 
-  objectsOfType(type: string): string[] {
+  objectsOfType(type: string): readonly string[] {
     const positions = this.#positions.get(type);
     if (!positions) return this.#facts.objectsOfType(type);
     const seen = new Set<string>();

@@ -274,3 +274,32 @@ Deno.test("a quantifier narrowed by the facts keeps the domain's order, whatever
     ["box 1"],
   );
 });
+
+Deno.test("evalExpr: a type's objects are read again once the facts declare another", () => {
+  // What evaluations keep between them (each type's objects, their places)
+  // must follow the facts: the same store, evaluated before and after.
+  const facts = makeFacts();
+  for (let i = 1; i <= 12; i++) facts.declare(`plum ${i}`, "Item");
+  facts.add({ pred: "contains", args: ["fridge 1", "plum 12"] });
+  const env = (source: string): EvalEnv => ({ vocab: VOCAB, facts, scope: SCOPE, source });
+  const all = "select_all(x: Item, true)";
+  // Few of many: the fridge's items are found through its facts, in the type's order.
+  const inFridge = "select_all(x: Item, contains('fridge 1', x))";
+  const value = (source: string) => {
+    const r = evalExpr(parse(source), env(source));
+    if (!r.ok) throw new Error(r.error.message);
+    return r.value as Value[];
+  };
+  assertEquals(value(all).length, 16);
+  assertEquals(value(inFridge), ["apple 1", "apple 2", "plum 12"]);
+  facts.declare("saw 1", "Tool");
+  facts.declare("apple 0", "Item");
+  facts.add({ pred: "contains", args: ["fridge 1", "saw 1"] });
+  facts.add({ pred: "contains", args: ["fridge 1", "apple 0"] });
+  assertEquals(value(all).length, 18);
+  assert(value(all).includes("saw 1"));
+  assertEquals(value(inFridge), ["apple 1", "apple 2", "plum 12", "apple 0", "saw 1"]);
+  // Retyped, an object leaves its old type's domain.
+  facts.declare("plum 12", "Receptacle");
+  assertEquals(value(inFridge), ["apple 1", "apple 2", "apple 0", "saw 1"]);
+});

@@ -55,6 +55,73 @@ Deno.test("FactStore.clone() is independent of the original", () => {
   assert.deepEqual(facts.toLines(), ["holds('apple 1')"]);
 });
 
+Deno.test("FactStore.clone() answers as the original, in its order, and changes apart from it", () => {
+  const facts = new FactStore([
+    { pred: "on", args: ["a", "b"] },
+    { pred: "on", args: ["c", "a"] },
+    { pred: "clear", args: ["c"] },
+    { pred: "handempty", args: [] },
+  ], { a: "Block", b: "Block", c: "Block" });
+  facts.remove({ pred: "on", args: ["a", "b"] });
+  facts.add({ pred: "on", args: ["a", "b"] });
+  const copy = facts.clone();
+  assert.deepEqual(copy.atoms(), facts.atoms());
+  assert.equal(copy.fingerprint(), facts.fingerprint());
+  // Insertion order survives: `on(a, b)` was added again last.
+  assert.deepEqual(copy.query("on", [null, null]).map((a) => a.args[0]), ["c", "a"]);
+  assert.deepEqual(copy.query("on", ["a", null]).map((a) => a.args[1]), ["b"]);
+  assert.deepEqual(copy.objectsOfType("Block"), ["a", "b", "c"]);
+  copy.apply({
+    remove: [{ pred: "on", args: ["c", "a"] }, { pred: "handempty", args: [] }],
+    add: [{ pred: "holding", args: ["c"] }],
+    objects: { d: "Block" },
+  });
+  assert.deepEqual(facts.query("on", ["c", null]).map((a) => a.args[1]), ["a"]);
+  assert.equal(facts.has({ pred: "handempty", args: [] }), true);
+  assert.equal(facts.has({ pred: "holding", args: ["c"] }), false);
+  assert.deepEqual(facts.objectsOfType("Block"), ["a", "b", "c"]);
+  assert.deepEqual(copy.objectsOfType("Block"), ["a", "b", "c", "d"]);
+  assert.notEqual(copy.fingerprint(), facts.fingerprint());
+  // Undone, the copy is the original's set of facts again.
+  copy.apply({
+    remove: [{ pred: "holding", args: ["c"] }],
+    add: [{ pred: "on", args: ["c", "a"] }, { pred: "handempty", args: [] }],
+  });
+  assert.equal(copy.fingerprint(), facts.fingerprint());
+});
+
+Deno.test("FactStore.objectsOfType() hands out the same array until an object of the type is declared", () => {
+  const facts = new FactStore([], { a: "Block", t: "Table" });
+  const blocks = facts.objectsOfType("Block");
+  const tables = facts.objectsOfType("Table");
+  assert.equal(facts.objectsOfType("Block"), blocks);
+  facts.add({ pred: "clear", args: ["a"] });
+  assert.equal(facts.objectsOfType("Block"), blocks);
+  facts.declare("b", "Block");
+  assert.deepEqual(facts.objectsOfType("Block"), ["a", "b"]);
+  assert.deepEqual(blocks, ["a"]);
+  assert.equal(facts.objectsOfType("Table"), tables);
+  // Retyping changes the lists of both types.
+  facts.declare("a", "Table");
+  assert.deepEqual(facts.objectsOfType("Block"), ["b"]);
+  assert.deepEqual(facts.objectsOfType("Table"), ["t", "a"]);
+});
+
+Deno.test("FactStore.atomsAbout() finds each atom with a value among its arguments once", () => {
+  const facts = new FactStore([
+    { pred: "on", args: ["a", "b"] },
+    { pred: "on", args: ["b", "c"] },
+    { pred: "same", args: ["a", "a"] },
+    { pred: "clear", args: ["c"] },
+  ]);
+  const about = (v: string) => facts.atomsAbout(v).map((a) => `${a.pred}(${a.args})`).sort();
+  assert.deepEqual(about("a"), ["on(a,b)", "same(a,a)"]);
+  assert.deepEqual(about("b"), ["on(a,b)", "on(b,c)"]);
+  facts.remove({ pred: "on", args: ["b", "c"] });
+  assert.deepEqual(about("c"), ["clear(c)"]);
+  assert.deepEqual(about("z"), []);
+});
+
 Deno.test("FactStore tells strings from numbers, finds atoms only at their arity and refuses a second arity", () => {
   const facts = new FactStore([
     { pred: "count", args: ["a", 1] },

@@ -679,6 +679,28 @@ class Learner {
     return ruleText(rule, this.vocab, this.#movers, this.#chains, this.#ordered);
   }
 
+  /**
+   * The relations of what a goal forbids (the conditions of landmarks on
+   * removal) that no demonstrated state holds: no rule could tell anything
+   * by them, and each would only spend the work budget.
+   */
+  get #idleForbids(): ReadonlySet<string> {
+    if (this.#idleForbidCache) return this.#idleForbidCache;
+    const out = new Set<string>();
+    for (const l of this.vocab.landmarks ?? []) {
+      if (l.on !== "remove" || l.when === undefined) continue;
+      const e = parseExpr(l.when);
+      if (!e.ok || e.value.kind !== "call" || !Object.hasOwn(this.vocab.predicates, e.value.name)) {
+        continue;
+      }
+      const g = e.value.name;
+      const wild = this.vocab.predicates[g].params.map(() => undefined);
+      if (!this.#index.some((s) => s.atoms(g, wild).length > 0)) out.add(g);
+    }
+    return this.#idleForbidCache = out;
+  }
+  #idleForbidCache?: ReadonlySet<string>;
+
   /** The goal predicates some demonstrated goal asks something of. */
   get #asked(): Set<string> {
     return new Set(this.#goalPreds.filter((g) => {
@@ -1053,7 +1075,9 @@ class Learner {
   *#literals(c: Conjunction, extend: boolean): Generator<Literal & { newType?: string }> {
     const n = c.types.length;
     const canAdd = extend && n - (this.#params.get(c) ?? n) < this.#maxExtra;
+    const idle = this.#idleForbids;
     for (const [pred, decl] of Object.entries(this.vocab.predicates)) {
+      if (idle.has(pred)) continue;
       const arity = decl.params.length;
       const choices = decl.params.map((t) => {
         const vars: number[] = [];

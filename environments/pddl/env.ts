@@ -107,9 +107,11 @@ export class PddlEnv implements Environment {
     this.#state = found.world.initial();
     this.#done = false;
     this.#progress = this.#goalShare();
+    const literals = found.world.goal();
     const goal = goalText(
-      found.world.goal().filter((g) => !g.negated).map((g) => g.fact),
+      literals.filter((g) => !g.negated).map((g) => g.fact),
       this.#templates,
+      literals.filter((g) => g.negated).map((g) => g.fact),
     );
     return Promise.resolve({
       observation: `${goal}\n${stateText(this.#state, this.#templates)}`,

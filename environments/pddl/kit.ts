@@ -29,15 +29,22 @@ import { planPddl, serialPlan } from "./plan.ts";
 import { polishPlan } from "./polish.ts";
 import { rejectSelectors } from "../../runtime/eval/task_lists.ts";
 import { playExpert } from "../../runtime/eval/expert_traces.ts";
-import { GOAL_LINE, INVALID_ACTION, templateFor, type Templates } from "./text.ts";
+import {
+  GOAL_LINE,
+  INVALID_ACTION,
+  NEGATED_CONDITION,
+  templateFor,
+  type Templates,
+} from "./text.ts";
 import { actionText, PddlWorld } from "./world.ts";
-import { GOAL_PREFIX, identifier, pddlTyping, pddlVocabulary } from "./vocabulary.ts";
+import { goalTwins, identifier, pddlTyping, pddlVocabulary } from "./vocabulary.ts";
 
 /**
  * Reads the sentences of an observation back into facts: each predicate's
  * template becomes a pattern (`{}` an object name), a predicate without one
  * is read as `name arg1 arg2.`. The goal line's conditions become
- * `goal_<p>` facts. After the first observation only the predicates some
+ * `goal_<p>` facts, and those it asks to be false (`it is not the case
+ * that ...`) `goal_false_<p>` facts. After the first observation only the predicates some
  * action changes are read: the others cannot have changed (and the
  * environment may leave them out, see `PddlEnvOptions.observe`).
  */
@@ -45,6 +52,7 @@ export class PddlGrounder implements Grounder {
   readonly #patterns: { pred: string; arity: number; re: RegExp; whole: RegExp }[];
   readonly #changing: { pred: string; arity: number; re: RegExp; whole: RegExp }[];
   readonly #types: ReadonlyMap<string, string>;
+  readonly #twins: ReturnType<typeof goalTwins>;
 
   /**
    * A grounder for `domain`'s predicates, with `objects` mapped to their
@@ -52,6 +60,7 @@ export class PddlGrounder implements Grounder {
    */
   constructor(domain: PddlDomain, templates: Templates, objects: ReadonlyMap<string, string>) {
     this.#types = objects;
+    this.#twins = goalTwins(domain);
     this.#patterns = Object.entries(domain.predicates).map(([pred, params]) => {
       const template = (templateFor(templates, pred, params.length) ??
         [pred, ...params.map(() => "{}")].join(" ")).trim();
@@ -111,10 +120,14 @@ export class PddlGrounder implements Grounder {
   #readGoal(text: string) {
     const atoms: { pred: string; args: string[] }[] = [];
     for (const sentence of text.split(/(?<=[.!?]),\s*/)) {
+      const negated = sentence.trim().startsWith(NEGATED_CONDITION);
+      const condition = negated ? sentence.trim().slice(NEGATED_CONDITION.length) : sentence.trim();
       for (const { pred, arity, whole } of this.#patterns) {
-        const m = sentence.trim().match(whole);
+        const m = condition.match(whole);
         if (!m || m.slice(1, 1 + arity).some((a) => !this.#types.has(a))) continue;
-        atoms.push({ pred: `${GOAL_PREFIX}${identifier(pred)}`, args: m.slice(1, 1 + arity) });
+        const twin = negated ? this.#twins.get(pred)!.forbid : this.#twins.get(pred)!.goal;
+        // A goal forbidding what no action adds asks nothing an action could change.
+        if (twin !== undefined) atoms.push({ pred: twin, args: m.slice(1, 1 + arity) });
         break;
       }
     }

@@ -52,9 +52,24 @@ export function stateText(state: Iterable<Fact>, templates: Templates): string {
 /** The start of the goal line. */
 export const GOAL_LINE = "The goal is to satisfy the following conditions: ";
 
-/** The goal line: `The goal is to satisfy the following conditions: <sentence>, <sentence>`. */
-export function goalText(goal: readonly Fact[], templates: Templates): string {
-  return `${GOAL_LINE}${goal.map((f) => factSentence(f, templates)).join(", ")}`;
+/** How the goal line states a condition the goal asks to be false: `it is not the case that <sentence>`. */
+export const NEGATED_CONDITION = "it is not the case that ";
+
+/**
+ * The goal line: `The goal is to satisfy the following conditions: <sentence>, <sentence>`,
+ * a fact the goal asks to be false (in `forbidden`) written
+ * `it is not the case that <sentence>`.
+ */
+export function goalText(
+  goal: readonly Fact[],
+  templates: Templates,
+  forbidden: readonly Fact[] = [],
+): string {
+  const sentences = [
+    ...goal.map((f) => factSentence(f, templates)),
+    ...forbidden.map((f) => `${NEGATED_CONDITION}${factSentence(f, templates)}`),
+  ];
+  return `${GOAL_LINE}${sentences.join(", ")}`;
 }
 
 /** The reply to `check valid actions`. */

@@ -64,6 +64,46 @@ function commonAncestor(members: readonly string[], types: Readonly<Record<strin
 /** The prefix of goal predicates: `goal_on(b1, b2)` holds when the goal asks for `on b1 b2`. */
 export const GOAL_PREFIX = "goal_";
 
+/**
+ * The prefix of the predicates of what a goal forbids: `goal_false_visited(mo)`
+ * holds when the goal asks for `(not (visited mo))`.
+ */
+export const GOAL_FALSE_PREFIX = "goal_false_";
+
+/**
+ * The vocabulary names of each PDDL predicate's goal twins: `goal`, which
+ * holds of what the goal asks for, and `forbid` (for a predicate some
+ * action adds), which holds of what it asks to be false. A forbid name
+ * another predicate or twin already has (a domain's `false-visited` beside
+ * `visited`) gets `_` appended until it is free.
+ *
+ * @throws {RangeError} When the domain declares a predicate named like a goal twin.
+ */
+export function goalTwins(domain: PddlDomain): Map<string, { goal: string; forbid?: string }> {
+  const ids = new Set(Object.keys(domain.predicates).map(identifier));
+  const taken = new Set(ids);
+  const out = new Map<string, { goal: string; forbid?: string }>();
+  for (const p of Object.keys(domain.predicates)) {
+    const goal = `${GOAL_PREFIX}${identifier(p)}`;
+    if (ids.has(goal)) {
+      throw new RangeError(
+        `Domain "${domain.name}" declares "${goal}", the name of the goal twin of "${p}"`,
+      );
+    }
+    taken.add(goal);
+    out.set(p, { goal });
+  }
+  const added = new Set(domain.actions.flatMap((a) => a.add.map((x) => x.pred)));
+  for (const p of Object.keys(domain.predicates)) {
+    if (!added.has(p)) continue;
+    let forbid = `${GOAL_FALSE_PREFIX}${identifier(p)}`;
+    while (taken.has(forbid)) forbid = `${forbid}_`;
+    taken.add(forbid);
+    out.get(p)!.forbid = forbid;
+  }
+  return out;
+}
+
 /** How a domain's objects are typed in its vocabulary. */
 export interface PddlTyping {
   /** Vocabulary type of each object of every problem (and the domain's constants). */
@@ -239,27 +279,41 @@ export function pddlVocabulary(
     };
   }
   const landmarks: LandmarkDecl[] = [];
-  const added = new Set(domain.actions.flatMap((a) => a.add.map((x) => x.pred)));
+  const twins = goalTwins(domain);
+  const argsOf = (id: string) => predicates[id].params.map((_, i) => `a${i}`).join(", ");
   for (const p of Object.keys(domain.predicates)) {
     const id = identifier(p);
-    const goal = `${GOAL_PREFIX}${id}`;
-    if (Object.hasOwn(domain.predicates, goal)) {
-      throw new RangeError(
-        `Domain "${domain.name}" declares "${goal}", the name of the goal twin of "${p}"`,
-      );
-    }
+    const { goal, forbid } = twins.get(p)!;
     predicates[goal] = {
       params: predicates[id].params,
       doc: `The goal asks for ${p}.`,
     };
-    if (!added.has(p)) continue;
-    const args = predicates[id].params.map((_, i) => `a${i}`).join(", ");
+    if (forbid === undefined) continue;
     landmarks.push({
       pred: id,
       on: "add",
-      when: `${goal}(${args})`,
+      when: `${goal}(${argsOf(id)})`,
       skill: `achieve_${id}`,
       doc: `Makes ${p} hold as the goal asks.`,
+    });
+  }
+  // What the goal forbids, after the rest: a step that makes such an atom
+  // false ends a subgoal too, and one that makes it true where no action
+  // makes it false again is a dead end.
+  for (const p of Object.keys(domain.predicates)) {
+    const id = identifier(p);
+    const { forbid } = twins.get(p)!;
+    if (forbid === undefined) continue;
+    predicates[forbid] = {
+      params: predicates[id].params,
+      doc: `The goal asks that ${p} not hold.`,
+    };
+    landmarks.push({
+      pred: id,
+      on: "remove",
+      when: `${forbid}(${argsOf(id)})`,
+      skill: `end_${id}`,
+      doc: `Makes ${p} false as the goal asks.`,
     });
   }
   return {

@@ -8,7 +8,9 @@
  * looked ahead the same way once more (two choices deep), and every choice
  * takes first what a goal atom not yet achieved names (the place still to
  * visit before one the goal does not ask for), so a way tells how far the
- * choice can get rather than where first candidates lead. The skill still
+ * choice can get rather than where first candidates lead. A way that makes
+ * true an atom the goal forbids (a landmark on removal) is a dead end when
+ * no action of the model makes that atom false again. The skill still
  * decides every action; the look-ahead only orders its free choices. The
  * simulated actions of an episode are bounded.
  *
@@ -20,7 +22,17 @@ import type { FactStore } from "../fact_store.ts";
 import type { ActionModel } from "../learn/action_model.ts";
 import { simulate, type SimulationEnd } from "../exec/simulate.ts";
 import type { ChoicePoint } from "../exec/step.ts";
-import { goalAtoms } from "../plan/landmark_agenda.ts";
+import { forbiddenAtoms, goalAtoms } from "../plan/landmark_agenda.ts";
+
+/** What the goal asks, as the look-ahead checks it. */
+interface Goal {
+  /** The atoms it asks for. */
+  atoms: readonly Atom[];
+  /** The atoms it asks to be false. */
+  forbidden: readonly Atom[];
+  /** Those of `forbidden` no action of the model makes false: once true, the goal is lost. */
+  lasting: readonly Atom[];
+}
 
 /** Simulated actions of one way at most. */
 const HORIZON = 40;
@@ -55,17 +67,40 @@ export class ChoiceLookahead {
    * ```
    */
   choose(ordered: readonly Value[], at: ChoicePoint, facts: FactStore): Value {
-    const atoms = goalAtoms(this.#vocab, facts);
-    if (ordered.length < 2 || atoms.length === 0 || this.#left <= 0) return ordered[0];
-    return this.#pick(ordered, at, facts, atoms, DEPTH);
+    const goal = this.#goal(facts);
+    if (ordered.length < 2 || goal.atoms.length + goal.forbidden.length === 0 || this.#left <= 0) {
+      return ordered[0];
+    }
+    return this.#pick(ordered, at, facts, goal, DEPTH);
   }
+
+  /**
+   * What the goal asks: atoms to make true, and atoms to keep false, those
+   * no action of the model makes false again (once true, the goal is lost)
+   * marked for good.
+   */
+  #goal(facts: FactStore): Goal {
+    const forbidden = forbiddenAtoms(this.#vocab, facts);
+    if (forbidden.length > 0) {
+      this.#removable ??= new Set(
+        this.#model.schemas().flatMap((s) => s.remove.map((a) => a.pred)),
+      );
+    }
+    const removable = this.#removable;
+    return {
+      atoms: goalAtoms(this.#vocab, facts),
+      forbidden,
+      lasting: forbidden.filter((a) => !removable?.has(a.pred)),
+    };
+  }
+  #removable?: Set<string>;
 
   /** The choice at `at`, the ways' own choices looked ahead `depth - 1` deep. */
   #pick(
     ordered: readonly Value[],
     at: ChoicePoint,
     facts: FactStore,
-    goal: readonly Atom[],
+    goal: Goal,
     depth: number,
   ): Value {
     const ends = new Map<Value, SimulationEnd>();
@@ -84,14 +119,15 @@ export class ChoiceLookahead {
     value: Value,
     at: ChoicePoint,
     facts: FactStore,
-    goal: readonly Atom[],
+    goal: Goal,
     depth: number,
   ): SimulationEnd {
     let forced = false;
     const copy = facts.clone();
     const { end, actions } = simulate(at.program, at.state, copy, {
       predict: (f, action) => this.#model.predict(f, action),
-      goal: (f) => goal.every((a) => f.has(a)),
+      goal: (f) => goal.atoms.every((a) => f.has(a)) && !goal.forbidden.some((a) => f.has(a)),
+      doomed: (f) => goal.lasting.some((a) => f.has(a)),
       maxActions: Math.min(HORIZON, this.#left),
       // The choice point takes `value` once; a later choice is looked ahead
       // in turn while the depth lasts, else takes its first candidate.
@@ -100,7 +136,7 @@ export class ChoiceLookahead {
           forced = true;
           return value;
         }
-        const named = goalNamedFirst(candidates, goal, copy);
+        const named = goalNamedFirst(candidates, goal.atoms, copy);
         return depth > 1 && where && named.length > 1 && this.#left > 0
           ? this.#pick(named, where, copy, goal, depth - 1)
           : named[0];

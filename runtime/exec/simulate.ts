@@ -16,7 +16,10 @@ import { type Budgets, resume, type RunState, step, type StepContext } from "./s
 export type SimulationEnd =
   /** The goal holds. */
   | "goal"
-  /** The skill failed (no rule applies, a check ruled it out) before the goal held. */
+  /**
+   * The skill failed (no rule applies, a check ruled it out) before the
+   * goal held, or the goal can no longer hold.
+   */
   | "dead end"
   /**
    * The model cannot tell: an action it has no effects for, a skill call, a
@@ -31,6 +34,11 @@ export interface SimulationOptions {
   predict(facts: FactView, action: string): FactDelta | undefined;
   /** Whether the goal holds in `facts`. */
   goal(facts: FactView): boolean;
+  /**
+   * Whether the goal can no longer hold from `facts` (an atom it forbids
+   * made true for good): the way is then a dead end.
+   */
+  doomed?(facts: FactView): boolean;
   /** Simulated actions at most. */
   maxActions: number;
   /** Picks among several `select_one` candidates; the first otherwise. */
@@ -93,6 +101,7 @@ export function simulate(
         facts.apply(delta);
         actions++;
         if (options.goal(facts)) return { end: "goal", actions };
+        if (options.doomed?.(facts)) return { end: "dead end", actions };
         const key = facts.fingerprint();
         if (seen.has(key) || actions >= options.maxActions) return { end: "unknown", actions };
         seen.add(key);

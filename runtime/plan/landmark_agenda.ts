@@ -57,8 +57,27 @@ export function pendingLandmarkCalls(
  * ```
  */
 export function goalAtoms(vocab: Vocabulary, facts: FactView): Atom[] {
+  return landmarkAtoms(goalLandmarks(vocab).add, facts);
+}
+
+/**
+ * The landmark atoms the goal asks to be false, held or not: `p(a0)` of
+ * each `goal_false_p(a0)` fact of a landmark `p` on removal with that
+ * condition, in landmark then fact order.
+ *
+ * @example Usage
+ * ```ts ignore
+ * const violated = forbiddenAtoms(vocab, facts).some((atom) => facts.has(atom));
+ * ```
+ */
+export function forbiddenAtoms(vocab: Vocabulary, facts: FactView): Atom[] {
+  return landmarkAtoms(goalLandmarks(vocab).remove, facts);
+}
+
+/** The atoms of `landmarks` their conditions' facts name. */
+function landmarkAtoms(landmarks: readonly GoalLandmark[], facts: FactView): Atom[] {
   const out: Atom[] = [];
-  for (const { pred, goal, positions } of goalLandmarks(vocab)) {
+  for (const { pred, goal, positions } of landmarks) {
     for (const fact of facts.query(goal, positions.map(() => null))) {
       const args: AtomArg[] = [];
       positions.forEach((j, i) => args[j] = fact.args[i]);
@@ -78,27 +97,28 @@ interface GoalLandmark {
 }
 
 /**
- * The vocabulary's goal landmarks, their conditions parsed once per
- * vocabulary: `goalAtoms` runs at every choice the agent looks ahead.
+ * The vocabulary's goal landmarks, on addition and on removal, their
+ * conditions parsed once per vocabulary: `goalAtoms` runs at every choice
+ * the agent looks ahead.
  */
-function goalLandmarks(vocab: Vocabulary): GoalLandmark[] {
-  let list = goalLandmarkCache.get(vocab);
-  if (list !== undefined) return list;
-  list = [];
+function goalLandmarks(vocab: Vocabulary): Record<"add" | "remove", GoalLandmark[]> {
+  let lists = goalLandmarkCache.get(vocab);
+  if (lists !== undefined) return lists;
+  lists = { add: [], remove: [] };
   for (const landmark of vocab.landmarks ?? []) {
-    if (landmark.on !== "add" || landmark.when === undefined) continue;
+    if (landmark.when === undefined) continue;
     const when = parseExpr(landmark.when);
     if (!when.ok || when.value.kind !== "call") continue;
     const positions = argPositions(when.value);
     const arity = own(vocab.predicates, landmark.pred)?.params.length;
     if (!positions || [...new Set(positions)].length !== arity) continue;
     if (positions.some((j) => j >= arity)) continue;
-    list.push({ pred: landmark.pred, goal: when.value.name, positions });
+    lists[landmark.on].push({ pred: landmark.pred, goal: when.value.name, positions });
   }
-  goalLandmarkCache.set(vocab, list);
-  return list;
+  goalLandmarkCache.set(vocab, lists);
+  return lists;
 }
-const goalLandmarkCache = new WeakMap<Vocabulary, GoalLandmark[]>();
+const goalLandmarkCache = new WeakMap<Vocabulary, Record<"add" | "remove", GoalLandmark[]>>();
 
 /** The first skill whose postcondition is `pred` over its parameters, with them in order. */
 function producerOf(

@@ -17,16 +17,19 @@ export const TOUR_DOMAIN = `
 
 /**
  * A tour from s over `places` along the (two-way) `links`, visiting the
- * places of `goal` (every place unless given) and coming home.
+ * places of `goal` (every place unless given), never those of `forbidden`,
+ * and coming home.
  */
 export function tourProblem(
   name: string,
   places: string[],
   links: [string, string][],
   goal: string[] = places,
+  forbidden: string[] = [],
 ): string {
   const both = links.flatMap(([a, b]) => [`(link ${a} ${b})`, `(link ${b} ${a})`]);
+  const never = forbidden.map((p) => `(not (visited ${p}))`).join(" ");
   return `(define (problem ${name}) (:domain tour) (:objects s ${places.join(" ")} - place)
   (:init (at s) (start s) ${both.join(" ")})
-  (:goal (and ${goal.map((p) => `(visited ${p})`).join(" ")} (home))))`;
+  (:goal (and ${goal.map((p) => `(visited ${p})`).join(" ")} ${never} (home))))`;
 }

@@ -9,6 +9,7 @@ import { compileTraces } from "../../compiler/compile.ts";
 import { evaluate } from "../../runtime/eval/evaluate.ts";
 import { agentRunner } from "../../runtime/eval/eval_runners.ts";
 import { PddlEnv } from "../../environments/pddl/env.ts";
+import { pddlKit } from "../../environments/pddl/kit.ts";
 import { INVALID_ACTION, parseTemplates } from "../../environments/pddl/text.ts";
 import { loadEnvironmentKit } from "../../environments/registry.ts";
 import { generateExpertTraces } from "../../runtime/eval/expert_traces.ts";
@@ -193,13 +194,12 @@ dataTest(
       skill: "achieve_at",
       doc: "Makes at hold as the goal asks.",
     });
-    // Landmarks for what the actions make true, none for static predicates.
-    assert.deepEqual(kit.vocabulary.landmarks?.map((l) => l.pred).sort(), [
-      "at",
-      "at_robby",
-      "carry",
-      "free",
-    ]);
+    // Landmarks for what the actions make true (and what the goal may forbid
+    // of it), none for static predicates.
+    const landmarks = (on: string) =>
+      kit.vocabulary.landmarks?.filter((l) => l.on === on).map((l) => l.pred).sort();
+    assert.deepEqual(landmarks("add"), ["at", "at_robby", "carry", "free"]);
+    assert.deepEqual(landmarks("remove"), ["at", "at_robby", "carry", "free"]);
     const traces = await generateExpertTraces(kit, kit.demonstrationTasks!(2));
     assert.ok(traces.every((t) => t.success));
     // The grounder reads every observation back into the simulator's state.
@@ -318,6 +318,50 @@ Deno.test("the vocabulary types objects by their static kinds and constants, as 
   assert.deepEqual(vocab.predicates.goal_have.params, ["item"]);
   assert.equal(vocab.landmarks?.[0].when, "goal_have(a0)");
   assert.deepEqual(vocabularyProblems(vocab), []);
+});
+
+Deno.test("a goal that forbids an atom becomes goal_false facts, named apart from the domain's own", async () => {
+  // `false-in` is the domain's own predicate, so its goal twin takes the
+  // name `goal_false_in` the forbid twin of `in` would have had.
+  const domainText = `(define (domain shed) (:requirements :strips :negative-preconditions)
+    (:predicates (in ?x) (false-in ?x) (seen ?x))
+    (:action put :parameters (?x) :precondition (not (in ?x)) :effect (and (in ?x) (seen ?x)))
+    (:action pull :parameters (?x) :precondition (in ?x) :effect (and (not (in ?x)) (false-in ?x))))`;
+  const problemText = `(define (problem p1) (:domain shed) (:objects a b)
+    (:init (in a)) (:goal (and (in b) (not (in a)) (not (seen a)) (not (false-in b)))))`;
+  const vocab = pddlVocabulary(parseDomain(domainText, "shed.pddl"), []);
+  assert.equal(vocab.predicates.goal_false_in.doc, "The goal asks for false-in.");
+  assert.equal(vocab.predicates.goal_false_in_.doc, "The goal asks that in not hold.");
+  assert.equal(vocab.predicates.goal_false_seen.doc, "The goal asks that seen not hold.");
+  assert.deepEqual(
+    vocab.landmarks?.filter((l) => l.on === "remove").map((l) => `${l.pred} ${l.when}`),
+    ["in_ goal_false_in_(a0)", "false_in goal_false_false_in(a0)", "seen goal_false_seen(a0)"],
+  );
+  assert.deepEqual(vocabularyProblems(vocab), []);
+  const kit = pddlKit(
+    "pddl:shed",
+    domainText,
+    "shed.pddl",
+    [{ id: "shed/p1", file: "p1.pddl", text: problemText }],
+    {},
+  );
+  const reset = await kit.create().reset({ id: "shed/p1" });
+  assert.equal(
+    reset.goal,
+    "The goal is to satisfy the following conditions: in b., it is not the case that in a., " +
+      "it is not the case that seen a., it is not the case that false-in b.",
+  );
+  const facts = new FactStore();
+  facts.apply((await kit.grounder().initial(reset.observation, reset.goal)).delta);
+  const goalFacts = facts.atoms().filter((a) => a.pred.startsWith("goal_")).map((a) =>
+    `${a.pred}(${a.args})`
+  );
+  assert.deepEqual(goalFacts, [
+    "goal_in_(b)",
+    "goal_false_in_(a)",
+    "goal_false_seen(a)",
+    "goal_false_false_in(b)",
+  ]);
 });
 
 dataTest(

@@ -11,7 +11,7 @@ import { type AgentEvent, runAgent } from "../../runtime/agent/mod.ts";
 import { simulate } from "../../runtime/exec/simulate.ts";
 import { initialState } from "../../runtime/exec/step.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
-import { goalAtoms } from "../../runtime/plan/landmark_agenda.ts";
+import { forbiddenAtoms, goalAtoms } from "../../runtime/plan/landmark_agenda.ts";
 import type { Skill } from "../../dsl/graph/schema.ts";
 import { drainAgent } from "./_agent_fixtures.ts";
 import { TOUR_DOMAIN, tourProblem } from "../environments/_tour_domain.ts";
@@ -49,6 +49,19 @@ const kit = pddlKit("pddl:tour", TOUR_DOMAIN, "tour.pddl", [
         "s",
       ]],
       ["p", "q", "r", "t"],
+    ),
+  },
+  // From a, b comes first and leads on to c and home, but the goal forbids
+  // visiting b; d leads there too.
+  {
+    id: "tour/forbidden",
+    file: "forbidden.pddl",
+    text: tourProblem(
+      "forbidden",
+      ["a", "b", "c", "d"],
+      [["s", "a"], ["a", "b"], ["a", "d"], ["b", "c"], ["d", "c"], ["c", "s"]],
+      ["c"],
+      ["b"],
     ),
   },
 ], {});
@@ -187,4 +200,66 @@ Deno.test("a choice whose way strands the tour takes another, and its action cou
   assert.equal(leaves.result.plannedActions, 3, "q, r and t each taken before a leaf");
   const strayed = await run(false, "tour/leaves");
   assert.deepEqual(sent(strayed.events), ["go s p", "go p e"]);
+});
+
+/** Goes to any unvisited place while the goal names one not yet visited, then home. */
+const ERRAND: Skill = {
+  ...TOUR,
+  name: "errand",
+  doc: { summary: "Goes on until every place the goal names is visited, then goes home." },
+  nodes: TOUR.nodes.map((n) =>
+    n.id === "onward" && n.kind === "check"
+      ? {
+        ...n,
+        cond: "exists(g: place, goal_visited(g) and not visited(g)) and exists(x: place, at(x) " +
+          "and exists(y: place, link(x, y) and not visited(y) and not start(y)))",
+      }
+      : n
+  ),
+};
+
+Deno.test("a way that makes true what the goal forbids, for good, is a dead end", async () => {
+  const vocab = kit.vocabulary;
+  assert.deepEqual(vocab.predicates.goal_false_visited?.params, ["place"]);
+  assert.equal(vocab.predicates.goal_false_link, undefined, "no action adds link");
+  const reset = await kit.create(LEARNED).reset({ id: "tour/forbidden" });
+  assert.match(reset.goal!, /visited c\., home\., it is not the case that visited b\.$/);
+  const facts = new FactStore();
+  facts.apply((await kit.grounder().initial(reset.observation, reset.goal)).delta);
+  assert.deepEqual(forbiddenAtoms(vocab, facts), [{ pred: "visited", args: ["b"] }]);
+  const errands = compileSkills([{ data: ERRAND, source: "test" }], vocab);
+  const actionModel = await learnedModel();
+  const go = (lookahead: boolean) =>
+    drainAgent(runAgent({
+      env: kit.create(LEARNED),
+      kit: withEnvOptions(kit, LEARNED),
+      library: errands,
+      templates: [{
+        type: "pddl:tour",
+        traces: 1,
+        steps: [{ skill: "errand", args: [] }],
+        support: 1,
+        alternatives: [],
+      }],
+      actionModel,
+      lookahead,
+      task: { id: "tour/forbidden" },
+      maxActions: 20,
+    }));
+  const sent = (events: AgentEvent[]) =>
+    events.flatMap((e) =>
+      e.type === "run" && e.event.type === "act" && !e.event.recalled ? [e.event.action] : []
+    );
+  const looked = await go(true);
+  assert.ok(looked.result.success, looked.result.stop);
+  assert.deepEqual(sent(looked.events), ["go s a", "go a d", "go d c", "back c s"]);
+  assert.ok(
+    looked.events.some((e) =>
+      e.type === "decide" && e.text === "looked ahead: taking b ends in a dead end; d instead"
+    ),
+  );
+  // Without look-ahead the first candidate visits b, and the goal is lost.
+  const blind = await go(false);
+  assert.equal(blind.result.success, false);
+  assert.deepEqual(sent(blind.events).slice(0, 2), ["go s a", "go a b"]);
 });

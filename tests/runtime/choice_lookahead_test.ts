@@ -125,6 +125,38 @@ async function learnedModel() {
   return compileTraces(traces, withEnvOptions(kit, LEARNED)).actionModel;
 }
 
+/** The agent's run of `skill` on problem `id`, the action model learned from the small tours. */
+async function tourRun(
+  skills: typeof library,
+  skill: string,
+  id: string,
+  lookahead: boolean,
+) {
+  return await drainAgent(runAgent({
+    env: kit.create(LEARNED),
+    kit: withEnvOptions(kit, LEARNED),
+    library: skills,
+    templates: [{
+      type: "pddl:tour",
+      traces: 1,
+      steps: [{ skill, args: [] }],
+      support: 1,
+      alternatives: [],
+    }],
+    actionModel: await learnedModel(),
+    lookahead,
+    task: { id },
+    maxActions: 20,
+  }));
+}
+
+/** The actions a run sent to the environment. */
+function sent(events: AgentEvent[]): string[] {
+  return events.flatMap((e) =>
+    e.type === "run" && e.event.type === "act" && !e.event.recalled ? [e.event.action] : []
+  );
+}
+
 /** The ring's first facts. */
 async function ringFacts(): Promise<FactStore> {
   const reset = await kit.create(LEARNED).reset({ id: "tour/ring" });
@@ -155,28 +187,7 @@ Deno.test("simulate: the tour played in the action model strands itself, or come
 });
 
 Deno.test("a choice whose way strands the tour takes another, and its action counts as planned", async () => {
-  const actionModel = await learnedModel();
-  const run = (lookahead: boolean, id = "tour/ring") =>
-    drainAgent(runAgent({
-      env: kit.create(LEARNED),
-      kit: withEnvOptions(kit, LEARNED),
-      library,
-      templates: [{
-        type: "pddl:tour",
-        traces: 1,
-        steps: [{ skill: "tour", args: [] }],
-        support: 1,
-        alternatives: [],
-      }],
-      actionModel,
-      lookahead,
-      task: { id },
-      maxActions: 20,
-    }));
-  const sent = (events: AgentEvent[]) =>
-    events.flatMap((e) =>
-      e.type === "run" && e.event.type === "act" && !e.event.recalled ? [e.event.action] : []
-    );
+  const run = (lookahead: boolean, id = "tour/ring") => tourRun(library, "tour", id, lookahead);
   const looked = await run(true);
   assert.ok(looked.result.success, looked.result.stop);
   assert.deepEqual(sent(looked.events), ["go s a", "go a c", "go c b", "back b s"]);
@@ -228,28 +239,7 @@ Deno.test("a way that makes true what the goal forbids, for good, is a dead end"
   facts.apply((await kit.grounder().initial(reset.observation, reset.goal)).delta);
   assert.deepEqual(forbiddenAtoms(vocab, facts), [{ pred: "visited", args: ["b"] }]);
   const errands = compileSkills([{ data: ERRAND, source: "test" }], vocab);
-  const actionModel = await learnedModel();
-  const go = (lookahead: boolean) =>
-    drainAgent(runAgent({
-      env: kit.create(LEARNED),
-      kit: withEnvOptions(kit, LEARNED),
-      library: errands,
-      templates: [{
-        type: "pddl:tour",
-        traces: 1,
-        steps: [{ skill: "errand", args: [] }],
-        support: 1,
-        alternatives: [],
-      }],
-      actionModel,
-      lookahead,
-      task: { id: "tour/forbidden" },
-      maxActions: 20,
-    }));
-  const sent = (events: AgentEvent[]) =>
-    events.flatMap((e) =>
-      e.type === "run" && e.event.type === "act" && !e.event.recalled ? [e.event.action] : []
-    );
+  const go = (lookahead: boolean) => tourRun(errands, "errand", "tour/forbidden", lookahead);
   const looked = await go(true);
   assert.ok(looked.result.success, looked.result.stop);
   assert.deepEqual(sent(looked.events), ["go s a", "go a d", "go d c", "back c s"]);

@@ -133,7 +133,7 @@ export async function runGenplanSuite(request: GenplanRequest): Promise<GenplanR
     for (const domain of domains) {
       request.log(`== ${domain}`);
       const started = performance.now();
-      const row = await benchInChild(domain, request);
+      const row = await benchInChild(domain, request, (line) => request.log(`   ${line}`));
       row.wall_seconds = Math.round((performance.now() - started) / 100) / 10;
       rows.push(row);
       peak.sample();
@@ -159,12 +159,14 @@ export async function runGenplanSuite(request: GenplanRequest): Promise<GenplanR
 
 /**
  * Measures one domain in this process. `onExpert` receives the row once
- * the expert's figures are in (a run that dies later keeps them).
+ * the expert's figures are in (a run that dies later keeps them);
+ * `progress` a line at the end of each phase.
  */
 export async function benchDomain(
   domain: string,
   request: Omit<GenplanRequest, "out" | "command" | "log">,
   onExpert?: (row: GenplanRow) => void,
+  progress: (line: string) => void = () => {},
 ): Promise<GenplanRow> {
   const dir = `${request.data}/genplan/${domain}`;
   // The agent knows no action rule; observations list what can change.
@@ -192,6 +194,11 @@ export async function benchDomain(
     seconds: expert.report.seconds,
   };
   onExpert?.(row);
+  progress(
+    `expert: ${percent(row.expert.success_rate)} of ${tasks.length} test problems, ${
+      row.expert.seconds.toFixed(1)
+    } s`,
+  );
   let induced: Evaluation;
   try {
     // The smallest training problems the expert solves (a training problem may have no plan).
@@ -206,10 +213,18 @@ export async function benchDomain(
     }
     if (traces.length === 0) throw new Error("The expert solves no training problem");
     row.demonstrations = traces.length;
+    progress(
+      `demonstrations: ${traces.length} plan${traces.length === 1 ? "" : "s"} of ${
+        traces.map((t) => t.steps.length).join(", ")
+      } actions; inducing`,
+    );
     const started = performance.now();
     const compiled = compileTraces(traces, withEnvOptions(train, rules), { policy: true });
     row.induction_seconds = (performance.now() - started) / 1000;
     row.skills = compiled.skills.length;
+    progress(
+      `induced ${row.skills} skills in ${row.induction_seconds.toFixed(1)} s; evaluating`,
+    );
     // The library moves to the test problems: compiled against their vocabulary.
     const library = compileSkills(
       compiled.skills.map((s) => ({ data: s, source: `${domain}: skill "${s.name}"` })),
@@ -259,13 +274,18 @@ export const DOMAIN_SECONDS = 900;
  * domain that exceeds either is a row saying so (with the expert's figures
  * when they were in), and the suite goes on.
  */
-async function benchInChild(domain: string, request: GenplanRequest): Promise<GenplanRow> {
+async function benchInChild(
+  domain: string,
+  request: GenplanRequest,
+  progress: (line: string) => void,
+): Promise<GenplanRow> {
   const args = {
     data: request.data,
     demos: request.demos,
     maxActions: request.maxActions,
     concurrency: request.concurrency,
   };
+  const signal = AbortSignal.timeout(DOMAIN_SECONDS * 1000);
   const command = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -278,32 +298,45 @@ async function benchInChild(domain: string, request: GenplanRequest): Promise<Ge
     ],
     stdout: "piped",
     stderr: "piped",
-    signal: AbortSignal.timeout(DOMAIN_SECONDS * 1000),
+    signal,
   });
-  let out = "";
+  // The child's lines as they come: progress is shown, the last row kept.
+  let last: { row: GenplanRow; done?: boolean } | undefined;
   let err = "";
   let code = -1;
   try {
-    const r = await command.output();
-    out = new TextDecoder().decode(r.stdout);
-    err = new TextDecoder().decode(r.stderr);
-    code = r.code;
+    const child = command.spawn();
+    const errText = new Response(child.stderr).text();
+    let pending = "";
+    const take = (line: string) => {
+      if (!line.startsWith("{")) return;
+      const message = JSON.parse(line) as { row?: GenplanRow; done?: boolean; progress?: string };
+      if (message.progress !== undefined) progress(message.progress);
+      if (message.row !== undefined) last = { row: message.row, done: message.done };
+    };
+    for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
+      const lines = (pending + chunk).split("\n");
+      pending = lines.pop()!;
+      lines.forEach(take);
+    }
+    take(pending);
+    err = await errText;
+    code = (await child.status).code;
   } catch (e) {
-    err = (e as Error).name === "AbortError" ? "timeout" : (e as Error).message;
+    err = (e as Error).message;
   }
-  const lines = out.split("\n").filter((l) => l.startsWith("{"));
-  const last = lines.length > 0
-    ? JSON.parse(lines.at(-1)!) as { row: GenplanRow; done?: boolean }
-    : undefined;
   if (last?.done && code === 0) return last.row;
   const row = last?.row ?? emptyRow(domain);
-  row.error = err === "timeout"
+  const outOfMemory = /out of memory/i.test(err);
+  row.error = signal.aborted
     ? `stopped after ${DOMAIN_SECONDS} s`
-    : /out of memory/i.test(err)
+    : outOfMemory
     ? `ran out of memory (heap limit ${DOMAIN_HEAP_MIB} MiB) ${
       last ? "after the expert's run" : ""
     }`.trim()
     : `exited with code ${code}: ${err.trim().split("\n").at(-1) ?? ""}`;
+  // What the child last reported is not its peak: it reached the limit.
+  if (outOfMemory) row.peak_memory_mib = DOMAIN_HEAP_MIB;
   return row;
 }
 

@@ -2,8 +2,8 @@
  * One domain of the genplan suite, in a process of its own (see
  * `benchInChild` in `_bench_genplan.ts`): `deno run cli/_bench_genplan_domain.ts
  * <suite/domain> <request JSON>`. Prints a JSON line with the row once the
- * expert's figures are in, and a last one with `done` when the domain is
- * measured.
+ * expert's figures are in, one with `progress` at the end of each phase,
+ * and a last one with `done` when the domain is measured.
  *
  * @module
  */
@@ -18,6 +18,7 @@ const row = await benchDomain(
   { data, demos, maxActions, concurrency },
   (partial) =>
     console.log(JSON.stringify({ row: { ...partial, peak_memory_mib: peak.peakMiB() } })),
+  (line) => console.log(JSON.stringify({ progress: line })),
 );
 row.peak_memory_mib = Math.round(peak.stop());
 console.log(JSON.stringify({ row, done: true }));

@@ -19,7 +19,14 @@ import { evalExpr } from "../dsl/expr/eval.ts";
 import { printExpr } from "../dsl/expr/print.ts";
 import type { Vocabulary } from "../dsl/vocabulary.ts";
 import { conjunction } from "./_synth_expr.ts";
-import { cmpText, type Literal, LitKind, scopeKey, situationMemo } from "./_synth_literals.ts";
+import {
+  cmpText,
+  type Literal,
+  LitKind,
+  memoGrew,
+  scopeKey,
+  situationMemo,
+} from "./_synth_literals.ts";
 import type { Example } from "./synth_types.ts";
 
 /** Literals kept for the search. */
@@ -84,6 +91,7 @@ export function scoreLiterals(
     if (memo.has(lit.text)) return memo.get(lit.text);
     const v = truth(vocab, lit.expr, sit);
     memo.set(lit.text, v);
+    memoGrew(memo, TRUTH_WEIGHT);
     return v;
   };
   for (const lit of lits) {
@@ -112,9 +120,12 @@ export function scoreLiterals(
 
 const truthMemos = new WeakMap<object, Map<string, Map<string, boolean | undefined>>>();
 
+/** What a memoized truth weighs against the memos' budget: a tenth of a literal. */
+const TRUTH_WEIGHT = 0.1;
+
 /** The memo of literal truths of a situation (its fact state and scope). */
 function truthMemo(sit: Example): Map<string, boolean | undefined> {
-  return situationMemo(truthMemos, sit, scopeKey(sit.scope), () => new Map());
+  return situationMemo(truthMemos, sit, scopeKey(sit.scope), () => new Map(), () => 0);
 }
 
 /** Literal order: smaller, fewer constants, kind, text. */

@@ -141,7 +141,13 @@ export function stateLiterals(
  */
 function situationLiterals(space: LiteralSpace, sit: Example, negate: boolean): Literal[] {
   const key = `${negate ? "-" : "+"}${spaceKey(space)}|${scopeKey(sit.scope)}`;
-  return situationMemo(literalMemo, sit, key, () => generateLiterals(space, sit, negate));
+  return situationMemo(
+    literalMemo,
+    sit,
+    key,
+    () => generateLiterals(space, sit, negate),
+    (lits) => lits.length + 1,
+  );
 }
 
 function generateLiterals(space: LiteralSpace, sit: Example, negate: boolean): Literal[] {
@@ -183,13 +189,19 @@ function spaceKey(space: LiteralSpace): string {
  * What `make` gives for a situation's fact state and `key`, computed once:
  * entries live as long as the fact state (trace states outlive one
  * synthesis call, so the memo serves every call that asks again), at most
- * `MEMO_SCOPES` keys of a state at a time.
+ * `MEMO_SCOPES` keys of a state at a time, and all memos together hold at
+ * most {@linkcode MEMO_BUDGET} of `weight` (the oldest entries go first; a
+ * value that grows says so with {@linkcode memoGrew}):
+ * long demonstrations have thousands of states, each asked about in many
+ * scopes, and memory must stay bounded. A value dropped is made again when
+ * asked for (the memos only save time).
  */
 export function situationMemo<T>(
   memos: WeakMap<object, Map<string, T>>,
   sit: Example,
   key: string,
   make: () => T,
+  weight: (value: T) => number = () => 1,
 ): T {
   let byKey = memos.get(sit.facts);
   if (!byKey) {
@@ -203,12 +215,56 @@ export function situationMemo<T>(
     // bound the memo starts afresh, so its memory stays that of the bound.
     if (byKey.size >= MEMO_SCOPES) byKey.clear();
     byKey.set(key, value);
+    remember(byKey as Map<string, unknown>, key, value, weight(value));
   }
   return value;
 }
 
 /** Scopes memoized per fact state (see `situationMemo`). */
 const MEMO_SCOPES = 512;
+
+/**
+ * What the situation memos hold at most, in weight: a literal weighs 1, a
+ * literal's memoized truth a tenth (see {@linkcode memoGrew}); about 1 GB.
+ */
+export const MEMO_BUDGET = 1_500_000;
+
+/** The memos' entries, oldest first from `memoHead`, and their weight together. */
+const memoQueue: { byKey: Map<string, unknown>; key: string; value: unknown }[] = [];
+const memoWeights = new WeakMap<object, number>();
+let memoHead = 0;
+let memoWeight = 0;
+
+/**
+ * Records that a memoized value grew by `weight` (a truth added to a
+ * situation's memo of truths), or shrank.
+ */
+export function memoGrew(value: object, weight: number): void {
+  if (!memoWeights.has(value)) return;
+  memoWeights.set(value, memoWeights.get(value)! + weight);
+  memoWeight += weight;
+}
+
+/** Records a memo entry and drops the oldest ones while the memos weigh more than the budget. */
+function remember(byKey: Map<string, unknown>, key: string, value: unknown, weight: number) {
+  if (typeof value === "object" && value !== null) memoWeights.set(value, weight);
+  memoQueue.push({ byKey, key, value });
+  memoWeight += weight;
+  while (memoWeight > MEMO_BUDGET && memoHead < memoQueue.length - 1) {
+    const old = memoQueue[memoHead];
+    memoQueue[memoHead++] = undefined as never;
+    if (typeof old.value === "object" && old.value !== null) {
+      memoWeight -= memoWeights.get(old.value) ?? 0;
+      memoWeights.delete(old.value);
+    }
+    // The entry may have been cleared or replaced since.
+    if (old.byKey.get(old.key) === old.value) old.byKey.delete(old.key);
+  }
+  if (memoHead > 4096 && memoHead * 2 > memoQueue.length) {
+    memoQueue.splice(0, memoHead);
+    memoHead = 0;
+  }
+}
 
 /** A scope as text, for memo keys (values are atoms, numbers or lists of them). */
 export function scopeKey(scope: Readonly<Record<string, unknown>>): string {

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import type { Fact, GroundAction, PddlWorld } from "./world.ts";
+import { bindingOf, type Fact, type GroundAction, groundAtom, type PddlWorld } from "./world.ts";
 
 /** Options of {@linkcode polishPlan}. */
 export interface PolishOptions {
@@ -82,14 +82,143 @@ function shortcut(
   plan: readonly GroundAction[],
 ): GroundAction[] | undefined {
   const states = statesOf(world, start, plan);
+  // No action changes more facts than it has effects.
+  const most = Math.max(0, ...world.domain.actions.map((a) => a.add.length + a.del.length));
+  const steps = plan.map((_, k) => change(states[k], states[k + 1]));
   for (let i = 0; i < plan.length - 1; i++) {
-    const next = world.applicable(states[i]).map((g) => ({ g, s: world.apply(g, states[i]) }));
+    // What each later state differs from this one in, kept step by step
+    // (where it is little enough for one action to do).
+    const plus = new Set<Fact>();
+    const minus = new Set<Fact>();
+    const apart: (Change | undefined)[] = [];
+    for (let j = i + 1; j <= plan.length; j++) {
+      for (const f of steps[j - 1].deleted) if (!plus.delete(f)) minus.add(f);
+      for (const f of steps[j - 1].added) if (!minus.delete(f)) plus.add(f);
+      apart[j] = plus.size + minus.size <= most
+        ? { added: [...plus], deleted: [...minus] }
+        : undefined;
+    }
     for (let j = plan.length; j >= i + 2; j--) {
-      const found = next.find((n) => sameState(n.s, states[j]));
-      if (found) return [...plan.slice(0, i), found.g, ...plan.slice(j)];
+      const diff = apart[j];
+      const found = diff && oneStep(world, states[i], states[j], diff);
+      if (found) return [...plan.slice(0, i), found, ...plan.slice(j)];
     }
   }
   return undefined;
+}
+
+/** The facts one state has and another has not, each way. */
+interface Change {
+  added: Fact[];
+  deleted: Fact[];
+}
+
+function change(from: ReadonlySet<Fact>, to: ReadonlySet<Fact>): Change {
+  const added: Fact[] = [];
+  const deleted: Fact[] = [];
+  for (const f of to) if (!from.has(f)) added.push(f);
+  for (const f of from) if (!to.has(f)) deleted.push(f);
+  return { added, deleted };
+}
+
+/**
+ * The first action, in the order of `world.applicable(from)`, that leads
+ * from `from` to `to`, which differ by `diff`. Found from the difference:
+ * an action's effects must make every change, so its parameters are bound
+ * by matching effects to changed facts, and only those actions are tried,
+ * not every applicable one (an untyped grid's `unlock` has thousands of
+ * bindings per state).
+ */
+function oneStep(
+  world: PddlWorld,
+  from: ReadonlySet<Fact>,
+  to: ReadonlySet<Fact>,
+  diff: Change,
+): GroundAction | undefined {
+  // No change: an action that changes nothing, as the applicable ones tell.
+  if (diff.added.length + diff.deleted.length === 0) {
+    return world.applicable(from).find((g) => sameState(world.apply(g, from), to));
+  }
+  const leads = (g: GroundAction) => {
+    const binding = bindingOf(g);
+    const adds = new Set(g.action.add.map((a) => groundAtom(a, binding)));
+    const dels = new Set(g.action.del.map((a) => groundAtom(a, binding)));
+    for (const a of adds) dels.delete(a);
+    return [...adds].every((a) => to.has(a)) && [...dels].every((d) => !to.has(d)) &&
+      diff.added.every((a) => adds.has(a)) && diff.deleted.every((d) => dels.has(d)) &&
+      world.holds(g, from);
+  };
+  const changes = [
+    ...diff.added.map((f) => ({ fact: f.split(" "), add: true })),
+    ...diff.deleted.map((f) => ({ fact: f.split(" "), add: false })),
+  ];
+  const found: GroundAction[] = [];
+  const seen = new Set<string>();
+  for (const action of world.domain.actions) {
+    for (const binding of explaining(action, changes, 0, new Map())) {
+      for (const g of groundings(world, action, binding)) {
+        const key = [action.name, ...g.args].join(" ");
+        if (seen.has(key) || !leads(g)) continue;
+        seen.add(key);
+        found.push(g);
+      }
+    }
+  }
+  if (found.length <= 1) return found[0];
+  // Several lead there (an argument no effect names): the first the
+  // applicable ones list, as a search of them all would find.
+  const keys = new Set(found.map((g) => [g.action.name, ...g.args].join(" ")));
+  return world.applicable(from).find((g) => keys.has([g.action.name, ...g.args].join(" ")));
+}
+
+/**
+ * The bindings of `action`'s parameters under which an effect of it makes
+ * each of `changes` from the `k`-th on (an added fact by an add effect, a
+ * deleted one by a delete effect).
+ */
+function* explaining(
+  action: GroundAction["action"],
+  changes: readonly { fact: string[]; add: boolean }[],
+  k: number,
+  binding: Map<string, string>,
+): Generator<Map<string, string>> {
+  if (k === changes.length) {
+    yield new Map(binding);
+    return;
+  }
+  const [pred, ...args] = changes[k].fact;
+  for (const effect of changes[k].add ? action.add : action.del) {
+    if (effect.pred !== pred || effect.args.length !== args.length) continue;
+    const set: string[] = [];
+    const fits = effect.args.every((term, i) => {
+      if (!term.startsWith("?")) return term === args[i];
+      const bound = binding.get(term);
+      if (bound !== undefined) return bound === args[i];
+      binding.set(term, args[i]);
+      set.push(term);
+      return true;
+    });
+    if (fits) yield* explaining(action, changes, k + 1, binding);
+    for (const term of set) binding.delete(term);
+  }
+}
+
+/** The ground actions of `action` extending `binding`, its other parameters over their types. */
+function* groundings(
+  world: PddlWorld,
+  action: GroundAction["action"],
+  binding: Map<string, string>,
+): Generator<GroundAction> {
+  const free = action.params.find((p) => !binding.has(p.name));
+  if (free === undefined) {
+    yield { action, args: action.params.map((p) => binding.get(p.name)!) };
+    return;
+  }
+  for (const o of world.objectsOf(free.type)) {
+    binding.set(free.name, o);
+    yield* groundings(world, action, binding);
+  }
+  binding.delete(free.name);
 }
 
 /** The plan with one action eliminated (and what then no longer applies), or `undefined`. */

@@ -98,9 +98,12 @@ function shortcut(
         ? { added: [...plus], deleted: [...minus] }
         : undefined;
     }
+    // The applicable actions, where needed, once per state.
+    let listed: GroundAction[] | undefined;
+    const applicable = () => listed ??= world.applicable(states[i]);
     for (let j = plan.length; j >= i + 2; j--) {
       const diff = apart[j];
-      const found = diff && oneStep(world, states[i], states[j], diff);
+      const found = diff && oneStep(world, states[i], states[j], diff, applicable);
       if (found) return [...plan.slice(0, i), found, ...plan.slice(j)];
     }
   }
@@ -122,8 +125,8 @@ function change(from: ReadonlySet<Fact>, to: ReadonlySet<Fact>): Change {
 }
 
 /**
- * The first action, in the order of `world.applicable(from)`, that leads
- * from `from` to `to`, which differ by `diff`. Found from the difference:
+ * The first action, in the order of `applicable()` (the actions applicable
+ * in `from`), that leads from `from` to `to`, which differ by `diff`. Found from the difference:
  * an action's effects must make every change, so its parameters are bound
  * by matching effects to changed facts, and only those actions are tried,
  * not every applicable one (an untyped grid's `unlock` has thousands of
@@ -134,19 +137,20 @@ function oneStep(
   from: ReadonlySet<Fact>,
   to: ReadonlySet<Fact>,
   diff: Change,
+  applicable: () => readonly GroundAction[],
 ): GroundAction | undefined {
   // No change: an action that changes nothing, as the applicable ones tell.
   if (diff.added.length + diff.deleted.length === 0) {
-    return world.applicable(from).find((g) => sameState(world.apply(g, from), to));
+    return applicable().find((g) => sameState(world.apply(g, from), to));
   }
   const leads = (g: GroundAction) => {
+    if (!world.holds(g, from)) return false;
     const binding = bindingOf(g);
     const adds = new Set(g.action.add.map((a) => groundAtom(a, binding)));
     const dels = new Set(g.action.del.map((a) => groundAtom(a, binding)));
     for (const a of adds) dels.delete(a);
     return [...adds].every((a) => to.has(a)) && [...dels].every((d) => !to.has(d)) &&
-      diff.added.every((a) => adds.has(a)) && diff.deleted.every((d) => dels.has(d)) &&
-      world.holds(g, from);
+      diff.added.every((a) => adds.has(a)) && diff.deleted.every((d) => dels.has(d));
   };
   const changes = [
     ...diff.added.map((f) => ({ fact: f.split(" "), add: true })),
@@ -168,7 +172,7 @@ function oneStep(
   // Several lead there (an argument no effect names): the first the
   // applicable ones list, as a search of them all would find.
   const keys = new Set(found.map((g) => [g.action.name, ...g.args].join(" ")));
-  return world.applicable(from).find((g) => keys.has([g.action.name, ...g.args].join(" ")));
+  return applicable().find((g) => keys.has([g.action.name, ...g.args].join(" ")));
 }
 
 /**

@@ -213,7 +213,10 @@ export function situationMemo<T>(
     value = make();
     // A long skill binds many variables, each scope a key of its own: past a
     // bound the memo starts afresh, so its memory stays that of the bound.
-    if (byKey.size >= MEMO_SCOPES) byKey.clear();
+    if (byKey.size >= MEMO_SCOPES) {
+      released(byKey as Map<string, unknown>);
+      byKey.clear();
+    }
     byKey.set(key, value);
     remember(byKey as Map<string, unknown>, key, value, weight(value));
   }
@@ -229,9 +232,21 @@ const MEMO_SCOPES = 512;
  */
 export const MEMO_BUDGET = 1_500_000;
 
+/**
+ * A memo entry as the budget sees it: where it lives and its value, both
+ * held weakly (a memo that starts afresh, or whose fact state is gone,
+ * lets its values go at once), and its weight.
+ */
+interface MemoEntry {
+  byKey: WeakRef<Map<string, unknown>>;
+  key: string;
+  value: WeakRef<object>;
+  weight: number;
+}
+
 /** The memos' entries, oldest first from `memoHead`, and their weight together. */
-const memoQueue: { byKey: Map<string, unknown>; key: string; value: unknown }[] = [];
-const memoWeights = new WeakMap<object, number>();
+const memoQueue: MemoEntry[] = [];
+const entryOf = new WeakMap<object, MemoEntry>();
 let memoHead = 0;
 let memoWeight = 0;
 
@@ -240,25 +255,38 @@ let memoWeight = 0;
  * situation's memo of truths), or shrank.
  */
 export function memoGrew(value: object, weight: number): void {
-  if (!memoWeights.has(value)) return;
-  memoWeights.set(value, memoWeights.get(value)! + weight);
+  const entry = entryOf.get(value);
+  if (entry === undefined) return;
+  entry.weight += weight;
   memoWeight += weight;
+}
+
+/** Forgets the weight of the values a memo lets go (it starts afresh). */
+function released(byKey: Map<string, unknown>): void {
+  for (const value of byKey.values()) {
+    const entry = typeof value === "object" && value !== null ? entryOf.get(value) : undefined;
+    if (entry === undefined) continue;
+    memoWeight -= entry.weight;
+    entry.weight = 0;
+  }
 }
 
 /** Records a memo entry and drops the oldest ones while the memos weigh more than the budget. */
 function remember(byKey: Map<string, unknown>, key: string, value: unknown, weight: number) {
-  if (typeof value === "object" && value !== null) memoWeights.set(value, weight);
-  memoQueue.push({ byKey, key, value });
+  if (typeof value !== "object" || value === null) return;
+  const entry = { byKey: new WeakRef(byKey), key, value: new WeakRef(value), weight };
+  entryOf.set(value, entry);
+  memoQueue.push(entry);
   memoWeight += weight;
   while (memoWeight > MEMO_BUDGET && memoHead < memoQueue.length - 1) {
     const old = memoQueue[memoHead];
     memoQueue[memoHead++] = undefined as never;
-    if (typeof old.value === "object" && old.value !== null) {
-      memoWeight -= memoWeights.get(old.value) ?? 0;
-      memoWeights.delete(old.value);
-    }
+    memoWeight -= old.weight;
+    old.weight = 0;
     // The entry may have been cleared or replaced since.
-    if (old.byKey.get(old.key) === old.value) old.byKey.delete(old.key);
+    const held = old.value.deref();
+    const memo = old.byKey.deref();
+    if (held !== undefined && memo?.get(old.key) === held) memo.delete(old.key);
   }
   if (memoHead > 4096 && memoHead * 2 > memoQueue.length) {
     memoQueue.splice(0, memoHead);

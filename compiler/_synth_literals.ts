@@ -233,14 +233,15 @@ const MEMO_SCOPES = 512;
 export const MEMO_BUDGET = 1_500_000;
 
 /**
- * A memo entry as the budget sees it: where it lives and its value, both
- * held weakly (a memo that starts afresh, or whose fact state is gone,
- * lets its values go at once), and its weight.
+ * A memo entry as the budget sees it: where it lives, its value and its
+ * weight. (Held strongly: a `WeakRef` made keeps its target alive to the
+ * end of the synchronous job, which an induction is.) A value its memo
+ * lets go is let go here too.
  */
 interface MemoEntry {
-  byKey: WeakRef<Map<string, unknown>>;
+  byKey: Map<string, unknown> | undefined;
   key: string;
-  value: WeakRef<object>;
+  value: object | undefined;
   weight: number;
 }
 
@@ -256,25 +257,27 @@ let memoWeight = 0;
  */
 export function memoGrew(value: object, weight: number): void {
   const entry = entryOf.get(value);
-  if (entry === undefined) return;
+  if (entry === undefined || entry.value === undefined) return;
   entry.weight += weight;
   memoWeight += weight;
 }
 
-/** Forgets the weight of the values a memo lets go (it starts afresh). */
+/** Lets go of the entries of the values a memo lets go (it starts afresh). */
 function released(byKey: Map<string, unknown>): void {
   for (const value of byKey.values()) {
     const entry = typeof value === "object" && value !== null ? entryOf.get(value) : undefined;
     if (entry === undefined) continue;
     memoWeight -= entry.weight;
     entry.weight = 0;
+    entry.value = undefined;
+    entry.byKey = undefined;
   }
 }
 
 /** Records a memo entry and drops the oldest ones while the memos weigh more than the budget. */
 function remember(byKey: Map<string, unknown>, key: string, value: unknown, weight: number) {
   if (typeof value !== "object" || value === null) return;
-  const entry = { byKey: new WeakRef(byKey), key, value: new WeakRef(value), weight };
+  const entry: MemoEntry = { byKey, key, value, weight };
   entryOf.set(value, entry);
   memoQueue.push(entry);
   memoWeight += weight;
@@ -282,11 +285,13 @@ function remember(byKey: Map<string, unknown>, key: string, value: unknown, weig
     const old = memoQueue[memoHead];
     memoQueue[memoHead++] = undefined as never;
     memoWeight -= old.weight;
-    old.weight = 0;
     // The entry may have been cleared or replaced since.
-    const held = old.value.deref();
-    const memo = old.byKey.deref();
-    if (held !== undefined && memo?.get(old.key) === held) memo.delete(old.key);
+    if (old.value !== undefined && old.byKey?.get(old.key) === old.value) {
+      old.byKey.delete(old.key);
+    }
+    old.weight = 0;
+    old.value = undefined;
+    old.byKey = undefined;
   }
   if (memoHead > 4096 && memoHead * 2 > memoQueue.length) {
     memoQueue.splice(0, memoHead);

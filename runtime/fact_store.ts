@@ -130,7 +130,11 @@ export class FactStore implements FactView {
     this.#count(stored, -1);
     this.#byPred.get(pred)?.delete(stored);
     const positions = this.#byArg.get(pred);
-    args.forEach((a, i) => positions?.[i]?.get(a)?.delete(stored));
+    args.forEach((a, i) => {
+      const byValue = positions?.[i];
+      const atoms = byValue?.get(a);
+      if (atoms?.delete(stored) && atoms.size === 0) byValue!.delete(a);
+    });
     return true;
   }
 
@@ -284,9 +288,15 @@ export class FactStore implements FactView {
     copy.#arity = new Map(this.#arity);
     for (const [pred, atoms] of this.#byPred) copy.#byPred.set(pred, new Set(atoms));
     for (const [pred, positions] of this.#byArg) {
+      // Values no atom holds any more are left behind (a count that went up
+      // step after step leaves one per step).
       copy.#byArg.set(
         pred,
-        positions.map((byValue) => new Map([...byValue].map(([v, atoms]) => [v, new Set(atoms)]))),
+        positions.map((byValue) => {
+          const kept = new Map<AtomArg, Set<Atom>>();
+          for (const [v, atoms] of byValue) if (atoms.size > 0) kept.set(v, new Set(atoms));
+          return kept;
+        }),
       );
     }
     copy.#types = new Map(this.#types);

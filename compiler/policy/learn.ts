@@ -693,9 +693,7 @@ class Learner {
       if (!e.ok || e.value.kind !== "call" || !Object.hasOwn(this.vocab.predicates, e.value.name)) {
         continue;
       }
-      const g = e.value.name;
-      const wild = this.vocab.predicates[g].params.map(() => undefined);
-      if (!this.#index.some((s) => s.atoms(g, wild).length > 0)) out.add(g);
+      if (!this.#held(e.value.name)) out.add(e.value.name);
     }
     return this.#idleForbidCache = out;
   }
@@ -703,10 +701,13 @@ class Learner {
 
   /** The goal predicates some demonstrated goal asks something of. */
   get #asked(): Set<string> {
-    return new Set(this.#goalPreds.filter((g) => {
-      const wild = this.vocab.predicates[g].params.map(() => undefined);
-      return this.#index.some((s) => s.atoms(g, wild).length > 0);
-    }));
+    return new Set(this.#goalPreds.filter((g) => this.#held(g)));
+  }
+
+  /** Whether some demonstrated state holds an atom of `pred`. */
+  #held(pred: string): boolean {
+    const wild = this.vocab.predicates[pred].params.map(() => undefined);
+    return this.#index.some((s) => s.atoms(pred, wild).length > 0);
   }
 
   /**

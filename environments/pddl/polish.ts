@@ -13,7 +13,14 @@
  *
  * @module
  */
-import { bindingOf, type Fact, type GroundAction, groundAtom, type PddlWorld } from "./world.ts";
+import {
+  actionText,
+  bindingOf,
+  type Fact,
+  type GroundAction,
+  groundAtom,
+  type PddlWorld,
+} from "./world.ts";
 
 /** Options of {@linkcode polishPlan}. */
 export interface PolishOptions {
@@ -161,7 +168,7 @@ function oneStep(
   for (const action of world.domain.actions) {
     for (const binding of explaining(action, changes, 0, new Map())) {
       for (const g of groundings(world, action, binding)) {
-        const key = [action.name, ...g.args].join(" ");
+        const key = actionText(g);
         if (seen.has(key) || !leads(g)) continue;
         seen.add(key);
         found.push(g);
@@ -171,8 +178,8 @@ function oneStep(
   if (found.length <= 1) return found[0];
   // Several lead there (an argument no effect names): the first the
   // applicable ones list, as a search of them all would find.
-  const keys = new Set(found.map((g) => [g.action.name, ...g.args].join(" ")));
-  return applicable().find((g) => keys.has([g.action.name, ...g.args].join(" ")));
+  const keys = new Set(found.map(actionText));
+  return applicable().find((g) => keys.has(actionText(g)));
 }
 
 /**

@@ -8,7 +8,7 @@
 import type { Trace } from "../dsl/trace.ts";
 import type { EnvironmentKit } from "../runtime/environment.ts";
 import { ActionModel, type Transition } from "../runtime/learn/action_model.ts";
-import { groundTrace } from "./ground.ts";
+import { type GroundedTrace, groundTrace } from "./ground.ts";
 
 /**
  * The transitions of grounded traces.
@@ -19,9 +19,13 @@ import { groundTrace } from "./ground.ts";
  * ```
  */
 export function transitionsOf(traces: readonly Trace[], kit: EnvironmentKit): Transition[] {
+  return transitionsOfGrounded(traces.map((t) => groundTrace(t, kit.grounder())));
+}
+
+/** The transitions of traces already grounded. */
+function transitionsOfGrounded(grounded: readonly GroundedTrace[]): Transition[] {
   const out: Transition[] = [];
-  for (const trace of traces) {
-    const g = groundTrace(trace, kit.grounder());
+  for (const g of grounded) {
     g.steps.forEach((s, i) => {
       out.push({
         facts: g.states[i],
@@ -43,7 +47,18 @@ export function learnActionModelFromTraces(
   traces: readonly Trace[],
   kit: EnvironmentKit,
 ): ActionModel {
-  const transitions = transitionsOf(traces, kit);
+  return learnFrom(transitionsOf(traces, kit), kit);
+}
+
+/** {@linkcode learnActionModelFromTraces} for traces already grounded. */
+export function learnActionModelFromGrounded(
+  grounded: readonly GroundedTrace[],
+  kit: EnvironmentKit,
+): ActionModel {
+  return learnFrom(transitionsOfGrounded(grounded), kit);
+}
+
+function learnFrom(transitions: Transition[], kit: EnvironmentKit): ActionModel {
   const stated = kit.actionRules?.();
   if (!stated) return ActionModel.learn(kit.vocabulary, transitions);
   return ActionModel.fromJSON(stated, kit.vocabulary).update(transitions);

@@ -12,7 +12,8 @@ import type { ActionModel } from "../runtime/learn/action_model.ts";
 import type { EnvironmentKit } from "../runtime/environment.ts";
 import { compileSkills, type SkillLibrary } from "../runtime/store/library.ts";
 import type { TaskTemplate } from "../runtime/store/task_template.ts";
-import { learnActionModelFromTraces } from "./action_model_from_traces.ts";
+import { learnActionModelFromGrounded } from "./action_model_from_traces.ts";
+import { actionRelations } from "./action_relations.ts";
 import { type InduceOptions, induceSkills, type Induction, segmentGroups } from "./induce.ts";
 import { learnTemplates } from "./templates.ts";
 import { inducePolicies } from "./policy/induce_policy.ts";
@@ -48,7 +49,8 @@ export interface CompiledLibrary {
 /**
  * Compiles traces into a library: skills (`induceSkills`), task templates
  * and programs (`learnTemplates`), and the action model
- * (`learnActionModelFromTraces`).
+ * (`learnActionModelFromTraces`), whose relations among each action's
+ * arguments the skills' selections keep.
  *
  * @example Usage
  * ```ts ignore
@@ -66,7 +68,12 @@ export function compileTraces(
   const { explainTemplates, policy, ...induceOptions } = options;
   // Grounded and segmented once, for the skills and the task templates.
   const segmented = induceOptions.segmented ?? segmentGroups(traces, kit);
-  const induction = induceSkills(traces, kit, { ...induceOptions, segmented });
+  const actionModel = learnActionModelFromGrounded(segmented.grounded, kit);
+  const induction = induceSkills(traces, kit, {
+    actionRelations: actionRelations(actionModel, kit.vocabulary),
+    ...induceOptions,
+    segmented,
+  });
   const skills = induction.skills.map((s) => s.skill);
   const templates = learnTemplates(traces, kit, {
     segmented,
@@ -94,7 +101,6 @@ export function compileTraces(
       }
     }
   }
-  const actionModel = learnActionModelFromTraces(traces, kit);
   const library = compileSkills(
     skills.map((s) => ({ data: s, source: `induced skill "${s.name}"` })),
     kit.vocabulary,

@@ -32,6 +32,8 @@ import { markCopies, originalOf } from "./copies.ts";
 
 export { copyClasses } from "./copies.ts";
 import { nestGroups } from "./nest.ts";
+import { type ActionRelations, actionRelations } from "./action_relations.ts";
+import { learnActionModelFromGrounded } from "./action_model_from_traces.ts";
 
 /** Options of induction. */
 export interface InduceOptions {
@@ -64,6 +66,12 @@ export interface InduceOptions {
   enumerate?: boolean;
   /** The traces already grounded and segmented (`segmentGroups`), to do it once. */
   segmented?: SegmentGroups;
+  /**
+   * The relations each action's arguments stood in whenever it was applied,
+   * which lifted selections keep (see `actionRelations`).
+   * @default {those of the action model learned from the traces}
+   */
+  actionRelations?: ActionRelations;
 }
 
 /** One induced skill with its measurements. */
@@ -114,11 +122,16 @@ export function induceSkills(
   options: InduceOptions = {},
 ): Induction {
   const explain = options.explain ?? (() => {});
-  const { segments, groups, vocab: callVocab, unknown } = options.segmented ??
+  const { segments, groups, vocab: callVocab, unknown, grounded } = options.segmented ??
     segmentGroups(traces, kit);
   explain(
     `segmented ${traces.length} traces into ${segments.length} segments, ${groups.length} groups`,
   );
+  const relations = options.actionRelations ?? actionRelations(
+    learnActionModelFromGrounded(grounded, kit),
+    kit.vocabulary,
+  );
+  options = { ...options, actionRelations: relations };
   const skills: InducedSkill[] = [];
   groups.forEach((group, i) => {
     options.onGroup?.(i, groups.length, group.name);
@@ -298,7 +311,7 @@ export function induceGroup(
   // would cost a synthesis per segment for nothing.
   let start: { inst: Instance; built: Built } | undefined;
   for (const inst of instances) {
-    const built = build(group, [inst], plan, paramTypes, vocab);
+    const built = build(group, [inst], plan, paramTypes, vocab, options);
     const ok = built.program ? replayed(built.program, inst).ok : false;
     explain(
       `local expert of ${label(inst)}: ${built.size} size, ${
@@ -335,7 +348,7 @@ export function induceGroup(
       ...members,
       ...instances.filter((i) => covered.has(i.id) && !members.includes(i)),
     ];
-    const candidate = build(group, [...base, hardest], plan, paramTypes, vocab);
+    const candidate = build(group, [...base, hardest], plan, paramTypes, vocab, options);
     if (candidate.size > maxSize) {
       explain(
         `consolidate ${
@@ -380,7 +393,7 @@ export function induceGroup(
   const joined = instances.filter((i) => covered.has(i.id) && !members.includes(i));
   if (joined.length > 0) {
     const all = [...members, ...joined];
-    const candidate = build(group, all, plan, paramTypes, vocab);
+    const candidate = build(group, all, plan, paramTypes, vocab, options);
     const candCovered = coverage(candidate.program, instances);
     if (candCovered.size >= covered.size) {
       members = all;
@@ -394,7 +407,7 @@ export function induceGroup(
   if (current.weak.length > 0) {
     const odd = new Set(current.weak.map((w) => w.instance));
     const rest = members.filter((i) => !odd.has(i.id));
-    const candidate = build(group, rest, plan, paramTypes, vocab);
+    const candidate = build(group, rest, plan, paramTypes, vocab, options);
     const candCovered = coverage(candidate.program, instances);
     const kept = [...covered].filter((id) => !odd.has(id)).every((id) => candCovered.has(id));
     if (kept && candidate.weak.length < current.weak.length) {
@@ -426,7 +439,7 @@ export function induceLinear(
   const instances = group.segments.map((s, i) => instanceOf(s, i, vocab));
   let best: { built: Built; covered: number } | undefined;
   for (const inst of instances) {
-    const built = build(group, [inst], undefined, paramTypes, vocab);
+    const built = build(group, [inst], undefined, paramTypes, vocab, options);
     const covered = coverage(built.program, instances).size;
     if (
       !best || covered > best.covered || (covered === best.covered && built.size < best.built.size)
@@ -454,8 +467,15 @@ function build(
   plan: LoopPlan | undefined,
   paramTypes: Record<string, string>,
   vocab: Vocabulary,
+  options: InduceOptions,
 ): Built {
-  const { body, notes, weak } = synthesizeProgram(instances, plan, paramTypes, vocab);
+  const { body, notes, weak } = synthesizeProgram(
+    instances,
+    plan,
+    paramTypes,
+    vocab,
+    options.actionRelations,
+  );
   const size = treeSize(body);
   const input = treeToSkill({
     name: group.name,

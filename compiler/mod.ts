@@ -63,6 +63,7 @@ export {
 } from "./operators/branching.ts";
 export { foldInstance, type LoopPlan, planLoop, splitIterations } from "./operators/loop_fold.ts";
 export { liftAction, type LiftedAction, type Occurrence, type Scope } from "./operators/lifting.ts";
+export { type ActionRelation, type ActionRelations, actionRelations } from "./action_relations.ts";
 export {
   applyTransplant,
   crossover,

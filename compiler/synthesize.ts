@@ -16,6 +16,7 @@ import { freeVars } from "../dsl/expr/vars.ts";
 import { valueEquals } from "../dsl/expr/eval.ts";
 import { parseExpr } from "../dsl/expr/parse.ts";
 import { printExpr } from "../dsl/expr/print.ts";
+import type { ActionRelations } from "./action_relations.ts";
 import type { Instance, Item } from "./instances.ts";
 import { type Stmt, stmtReads } from "./program_tree.ts";
 import { type AlignInput, alignSequences, type Block, toBlocks } from "./operators/branching.ts";
@@ -59,6 +60,8 @@ export interface Synthesis {
 /** What the emit functions share while one program is synthesized. */
 interface Emitter {
   vocab: Vocabulary;
+  /** The relations each action's arguments stood in (see `actionRelations`). */
+  relations: ActionRelations;
   plan: LoopPlan | undefined;
   paramTypes: Readonly<Record<string, string>>;
   /** Fresh variable names, never a predicate's or function's. */
@@ -81,16 +84,19 @@ interface GuardSource {
 }
 
 /**
- * Synthesizes the program body for `instances` (already folded with `plan`).
+ * Synthesizes the program body for `instances` (already folded with `plan`);
+ * object selections for an action's arguments keep the action's `relations`.
  */
 export function synthesizeProgram(
   instances: readonly Instance[],
   plan: LoopPlan | undefined,
   paramTypes: Readonly<Record<string, string>>,
   vocab: Vocabulary,
+  relations: ActionRelations = new Map(),
 ): Synthesis {
   const em: Emitter = {
     vocab,
+    relations,
     plan,
     paramTypes,
     // Variable names: fresh, and never a predicate's or function's name.
@@ -323,7 +329,14 @@ function emitBlock(
           scope: pick(m.scope, Object.keys(blockScope.types)),
         };
       });
-      const lifted = liftAction(first.step.action, occurrences, blockScope, em.vocab, em.names);
+      const lifted = liftAction(
+        first.step.action,
+        occurrences,
+        blockScope,
+        em.vocab,
+        em.names,
+        em.relations.get(first.step.action),
+      );
       inner.push(...lifted.stmts);
       Object.assign(blockScope.types, lifted.types);
       for (const { m, item } of occ) {

@@ -21,6 +21,7 @@ import type { StepRef } from "../instances.ts";
 import type { GroundedStep } from "../ground.ts";
 import { type Binding, synthesizeBinding } from "../bind.ts";
 import { functionTerms } from "../_synth_literals.ts";
+import type { ActionRelation } from "../action_relations.ts";
 
 /** One recorded occurrence of the aligned action. */
 export interface Occurrence {
@@ -60,7 +61,9 @@ export interface LiftedAction {
 }
 
 /**
- * Lifts one aligned action. `names` allocates fresh variable names.
+ * Lifts one aligned action. `names` allocates fresh variable names;
+ * `relations` are those the action's arguments stood in whenever it was
+ * applied (see `actionRelations`), which every object selection keeps.
  */
 export function liftAction(
   action: string,
@@ -68,6 +71,7 @@ export function liftAction(
   scope: Scope,
   vocab: Vocabulary,
   names: (base: string) => string,
+  relations: readonly ActionRelation[] = [],
 ): LiftedAction {
   const decl = own(vocab.actions, action)!;
   const binds: Stmt[] = [];
@@ -96,6 +100,15 @@ export function liftAction(
       scope: memberScope(o),
       target: o.step.args[p.name] as Value,
     }));
+    const within = (selection: string) =>
+      withinRelations(selection, p.name, {
+        relations,
+        params: decl.params,
+        args,
+        varTypes: localTypes(),
+        examples,
+        vocab,
+      });
     // The landmark action makes the subgoal itself; only preparatory actions
     // top a quantity up to what a later step needs.
     const preparatory = occurrences.every((o) => !o.landmark);
@@ -139,8 +152,9 @@ export function liftAction(
         // object is a free choice among the parameter's type (the replay
         // picks the expert's, the agent any); another value an expression
         // that reproduces only this example.
+        const free = `select_one(x: ${p.type}, true)`;
         const failing = objectType !== undefined && isObjectType(vocab, p.type)
-          ? `select_one(x: ${p.type}, true)`
+          ? within(free) ?? free
           : `select_idx([${formatLiteral(first)}], 1)`;
         const v = names(p.name);
         binds.push({ kind: "bind", var: v, expr: failing });
@@ -185,7 +199,8 @@ export function liftAction(
       }
       notes.push(`${v} := ${text}`);
     }
-    const text = softChoice(best, renameText(best.expr, renames));
+    const text = (best.steps.length === 0 ? within(best.text) : undefined) ??
+      softChoice(best, renameText(best.expr, renames));
     if (best.expr.kind === "quant" && best.expr.op === "select_one") {
       const bound = scope.bound.get(text);
       const existing = current(bound, (_o, i) => examples[i].target) ? bound : undefined;
@@ -318,19 +333,153 @@ function softChoice(best: Binding, text: string): string {
   return `select_one(${e.var}: ${e.domain.type}, ${body} or not exists(${other}: ${e.domain.type}, ${renamed}))`;
 }
 
+/** What {@linkcode withinRelations} reads. */
+interface RelationContext {
+  relations: readonly ActionRelation[];
+  /** The action's parameters. */
+  params: readonly { name: string; type: string }[];
+  /** The arguments lifted so far: parameter to expression text. */
+  args: Readonly<Record<string, string>>;
+  varTypes: Readonly<Record<string, string>>;
+  examples: readonly { facts: FactView; scope: Record<string, Value>; target: Value }[];
+  vocab: Vocabulary;
+}
+
 /**
- * The required form of a preferring choice (see `softChoice`):
- * `select_one(x: T, P or not exists(y: T, P'))` gives `select_one(x: T,
- * P)`; any other expression is returned as it is.
+ * An object selection for an action's argument, kept within the relations
+ * the action's arguments always stood in: `select_one(x: T, R and (C or not
+ * exists(y: T, R' and C')))`, where `R` relates `x` to the arguments bound
+ * before it (and, through `exists`, to those bound after it: a state from
+ * which some state leads on to the destination), and the selection's own
+ * filter `C` becomes a preference among the related objects. `C` may be a
+ * coincidence of the few examples it was learned from (the expert drove
+ * through a state the goal forbade); `R` is what every application showed.
+ * `undefined` when no relation applies, or when the result would no longer
+ * yield each example's target.
+ */
+function withinRelations(
+  selection: string,
+  param: string,
+  ctx: RelationContext,
+): string | undefined {
+  const parsed = parseExprCached(selection);
+  if (!parsed || parsed.kind !== "quant" || parsed.op !== "select_one") return undefined;
+  if (parsed.domain.kind !== "type" || ctx.relations.length === 0) return undefined;
+  const x = parsed.var;
+  const type = parsed.domain.type;
+  const typeOf = new Map(ctx.params.map((q) => [q.name, q.type]));
+  const bound = (q: string) =>
+    q !== param && ctx.args[q] !== undefined && ctx.args[q] in ctx.varTypes;
+  const open = (q: string) =>
+    q !== param && ctx.args[q] === undefined && isObjectType(ctx.vocab, typeOf.get(q) ?? "");
+  const usable = ctx.relations.filter((r) =>
+    r.params.every((q) => q === param || bound(q) || open(q))
+  );
+  // The parameters reached from `param` through relations, in the order first reached.
+  const reached = [param];
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const r of usable) {
+      if (!r.params.some((q) => reached.includes(q))) continue;
+      for (const q of r.params) {
+        if (open(q) && !reached.includes(q)) {
+          reached.push(q);
+          grew = true;
+        }
+      }
+    }
+  }
+  const body = printExpr(parsed.body);
+  const taken = new Set([...Object.keys(ctx.varTypes), ...freeVars(parsed.body), x]);
+  const fresh = (base: string) => {
+    let name = base;
+    for (let k = 2; taken.has(name) || new RegExp(`\\b${name}\\b`).test(body); k++) {
+      name = `${base}${k}`;
+    }
+    taken.add(name);
+    return name;
+  };
+  const other = fresh(`${x}2`);
+  const opened = new Map(reached.slice(1).map((q) => [q, fresh(`${x}_${q}`)]));
+  const literal = (r: ActionRelation, v: string) =>
+    `${r.pred}(${r.params.map((q) => q === param ? v : opened.get(q) ?? ctx.args[q]).join(", ")})`;
+  const touching = usable.filter((r) => r.params.some((q) => reached.includes(q)));
+  const holds = (text: string) =>
+    ctx.examples.every((e) =>
+      evalText(text, e.facts, { ...e.scope, [x]: e.target }, ctx.vocab) === true
+    );
+  const direct = touching.filter((r) => r.params.every((q) => !opened.has(q)))
+    .filter((r) => holds(literal(r, x)));
+  const through = touching.filter((r) => r.params.some((q) => opened.has(q)));
+  const existential = (v: string) =>
+    [...opened].reduceRight(
+      (inner, [q, name]) => `exists(${name}: ${typeOf.get(q)}, ${inner})`,
+      through.map((r) => literal(r, v)).join(" and "),
+    );
+  // Through arguments bound later only when that leads to one bound already.
+  const reach = through.some((r) => r.params.some(bound)) && holds(existential(x));
+  const required = [...direct.map((r) => literal(r, x)), ...(reach ? [existential(x)] : [])];
+  // The filter's own conjuncts that are not among the relations: the preference.
+  const preferred = conjunctTexts(parsed.body).filter((c) => c !== "true" && !required.includes(c));
+  if (required.length === conjunctTexts(parsed.body).filter((c) => required.includes(c)).length) {
+    return undefined;
+  }
+  const related = (v: string) =>
+    [...direct.map((r) => literal(r, v)), ...(reach ? [existential(v)] : [])].join(" and ");
+  const rename = (c: string) => printExpr(renameVars(parseExprCached(c)!, { [x]: other }));
+  const text = preferred.length === 0
+    ? `select_one(${x}: ${type}, ${related(x)})`
+    : `select_one(${x}: ${type}, ${related(x)} and ((${
+      preferred.join(" and ")
+    }) or not exists(${other}: ${type}, ${related(other)} and (${
+      preferred.map(rename).join(" and ")
+    }))))`;
+  const checked = parseExprCached(text);
+  if (!checked) return undefined;
+  // Still each example's target (the preference held for it, and so did the relations).
+  const yields = ctx.examples.every((e) => {
+    const v = evalText(text, e.facts, e.scope, ctx.vocab);
+    return v !== undefined && valueEquals(v, e.target);
+  });
+  const determined = ctx.examples.every((e) => {
+    const v = evalText(selection, e.facts, e.scope, ctx.vocab);
+    return v !== undefined && valueEquals(v, e.target);
+  });
+  return yields || !determined ? printExpr(checked) : undefined;
+}
+
+/** The top-level conjuncts of an expression, printed. */
+function conjunctTexts(e: Expr): string[] {
+  return e.kind === "binary" && e.op === "and"
+    ? [...conjunctTexts(e.left), ...conjunctTexts(e.right)]
+    : [printExpr(e)];
+}
+
+/**
+ * The required form of a preferring choice (see `softChoice` and
+ * `withinRelations`): `select_one(x: T, P or not exists(y: T, P'))` gives
+ * `select_one(x: T, P)`, and `select_one(x: T, R and (P or not exists(y: T,
+ * R' and P')))` gives `select_one(x: T, R and P)`; any other expression is
+ * returned as it is.
  */
 export function hardChoice(e: Expr): Expr {
   if (e.kind !== "quant" || e.op !== "select_one" || e.body.kind !== "binary") return e;
-  const { op, left, right } = e.body;
-  if (op !== "or" || right.kind !== "not" || right.arg.kind !== "quant") return e;
-  if (right.arg.op !== "exists" || right.arg.domain.kind !== "type") return e;
-  if (e.domain.kind !== "type" || right.arg.domain.type !== e.domain.type) return e;
-  const back = renameVars(right.arg.body, { [right.arg.var]: e.var });
-  return printExpr(back) === printExpr(left) ? { ...e, body: left } : e;
+  if (e.domain.kind !== "type") return e;
+  const required = (body: Expr, within?: Expr): Expr | undefined => {
+    if (body.kind !== "binary" || body.op !== "or") return undefined;
+    const { left, right } = body;
+    if (right.kind !== "not" || right.arg.kind !== "quant") return undefined;
+    if (right.arg.op !== "exists" || right.arg.domain.kind !== "type") return undefined;
+    if (e.domain.kind !== "type" || right.arg.domain.type !== e.domain.type) return undefined;
+    const back = renameVars(right.arg.body, { [right.arg.var]: e.var });
+    const wanted: Expr = within ? { ...body, op: "and", left: within, right: left } : left;
+    return printExpr(back) === printExpr(wanted) ? wanted : undefined;
+  };
+  // `P or not exists(y: T, P')`, and kept within relations (`withinRelations`):
+  // `R and (P or not exists(y: T, R' and P'))`.
+  const body = required(e.body) ??
+    (e.body.op === "and" ? required(e.body.right, e.body.left) : undefined);
+  return body ? { ...e, body } : e;
 }
 
 /**

@@ -2,7 +2,15 @@ import assert from "node:assert/strict";
 import type { Value } from "../../dsl/facts.ts";
 import type { FactStore } from "../../runtime/fact_store.ts";
 import { matchAction } from "../../dsl/action.ts";
-import { liftAction, type Occurrence, type Scope } from "../../compiler/operators/lifting.ts";
+import {
+  evalText,
+  hardChoice,
+  liftAction,
+  type Occurrence,
+  type Scope,
+} from "../../compiler/operators/lifting.ts";
+import { parseExpr } from "../../dsl/expr/parse.ts";
+import { printExpr } from "../../dsl/expr/print.ts";
 import { markCalls } from "../../compiler/skill_action.ts";
 import { atom, type AtomTuple, BOX_VOCAB, facts } from "./_induce_toy.ts";
 
@@ -321,4 +329,62 @@ Deno.test("liftAction() repeats a call that raises a quantity while it falls sho
     else: [],
     repeat: true,
   }]);
+});
+
+Deno.test("liftAction() keeps a selection within the action's relations; its own filter becomes a preference", () => {
+  // Box b1 holds x1 and x2; the expert took x1, the only ball held: `holds(x)` selects it.
+  const state = facts(
+    { b1: "Box", c1: "Box", x1: "Ball", x2: "Ball", y5: "Ball" },
+    ["inside", "b1", "x1"],
+    ["inside", "b1", "x2"],
+    ["inside", "c1", "y5"],
+    ["holds", "x1"],
+  );
+  const lift = (relations: { pred: string; params: string[] }[]) =>
+    liftAction(
+      "take",
+      [occ(0, "take x1 from b1", state, { r: "b1" })],
+      scopeOf({ r: "Box" }),
+      BOX_VOCAB,
+      namer(["r"]),
+      relations,
+    ).stmts[0];
+  assert.deepEqual(lift([]), { kind: "bind", var: "x", expr: "select_one(x: Ball, holds(x))" });
+  const within = lift([{ pred: "inside", params: ["b", "x"] }]);
+  const expr = "select_one(x: Ball, inside(r, x) and (holds(x) or not exists(x2: Ball, " +
+    "inside(r, x2) and holds(x2))))";
+  assert.deepEqual(within, { kind: "bind", var: "x", expr });
+  // Where no ball of the box is held, a ball of the box all the same (not y5 of another box).
+  const elsewhere = facts(
+    { b1: "Box", c1: "Box", x2: "Ball", y5: "Ball" },
+    ["inside", "b1", "x2"],
+    ["inside", "c1", "y5"],
+    ["holds", "y5"],
+  );
+  assert.equal(evalText(expr, elsewhere, { r: "b1" }, BOX_VOCAB), "x2");
+  assert.equal(evalText("select_one(x: Ball, holds(x))", elsewhere, { r: "b1" }, BOX_VOCAB), "y5");
+  // Its required form keeps the relation.
+  const parsed = parseExpr(expr);
+  assert.ok(parsed.ok);
+  assert.equal(
+    printExpr(hardChoice(parsed.value)),
+    "select_one(x: Ball, inside(r, x) and holds(x))",
+  );
+});
+
+Deno.test("liftAction() keeps a relation only where it held for every example's target", () => {
+  const state = facts(
+    { b1: "Box", c1: "Box", x1: "Ball", y5: "Ball" },
+    ["inside", "c1", "x1"],
+    ["holds", "x1"],
+  );
+  const [bind] = liftAction(
+    "take",
+    [occ(0, "take x1 from b1", state, { r: "b1" })],
+    scopeOf({ r: "Box" }),
+    BOX_VOCAB,
+    namer(["r"]),
+    [{ pred: "inside", params: ["b", "x"] }],
+  ).stmts;
+  assert.deepEqual(bind, { kind: "bind", var: "x", expr: "select_one(x: Ball, holds(x))" });
 });

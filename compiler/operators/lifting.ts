@@ -100,8 +100,8 @@ export function liftAction(
       scope: memberScope(o),
       target: o.step.args[p.name] as Value,
     }));
-    const within = (selection: string) =>
-      withinRelations(selection, p.name, {
+    const within = (selection: string, determined: boolean) =>
+      withinRelations(selection, p.name, determined, {
         relations,
         params: decl.params,
         args,
@@ -154,7 +154,7 @@ export function liftAction(
         // that reproduces only this example.
         const free = `select_one(x: ${p.type}, true)`;
         const failing = objectType !== undefined && isObjectType(vocab, p.type)
-          ? within(free) ?? free
+          ? within(free, false) ?? free
           : `select_idx([${formatLiteral(first)}], 1)`;
         const v = names(p.name);
         binds.push({ kind: "bind", var: v, expr: failing });
@@ -199,7 +199,7 @@ export function liftAction(
       }
       notes.push(`${v} := ${text}`);
     }
-    const text = (best.steps.length === 0 ? within(best.text) : undefined) ??
+    const text = (best.steps.length === 0 ? within(best.text, best.determined) : undefined) ??
       softChoice(best, renameText(best.expr, renames));
     if (best.expr.kind === "quant" && best.expr.op === "select_one") {
       const bound = scope.bound.get(text);
@@ -347,21 +347,31 @@ interface RelationContext {
 
 /**
  * An object selection for an action's argument, kept within the relations
- * the action's arguments always stood in: `select_one(x: T, R and (C or not
- * exists(y: T, R' and C')))`, where `R` relates `x` to the arguments bound
- * before it (and, through `exists`, to those bound after it: a state from
- * which some state leads on to the destination), and the selection's own
- * filter `C` becomes a preference among the related objects. `C` may be a
- * coincidence of the few examples it was learned from (the expert drove
- * through a state the goal forbade); `R` is what every application showed.
+ * the action's arguments always stood in: `select_one(x: T, R and C)`, where
+ * `R` relates `x` to the arguments bound before it (and, through `exists`,
+ * to those bound after it: a place from which some road leads on to the
+ * destination) and `C` is the selection's own filter. `R` is what every
+ * application of the action showed; `C`, learned from the examples of this
+ * one step, may be a coincidence of them. Where `C` singled out the
+ * expert's object in one example only, both are required: an object that
+ * meets `C` but not `R` (a detour through a state no road of the action
+ * passes) would make the action fail, and where none meets both the
+ * choices made before were the wrong ones. Where several examples agree
+ * on such a `C`, it is evidence enough and stays as it is. An
+ * under-determined `C` (a choice among several) becomes a preference among
+ * the related objects, `R and (C or not exists(y: T, R' and C'))`, as
+ * `softChoice` makes it; a free choice becomes a choice among them.
  * `undefined` when no relation applies, or when the result would no longer
  * yield each example's target.
  */
 function withinRelations(
   selection: string,
   param: string,
+  determined: boolean,
   ctx: RelationContext,
 ): string | undefined {
+  // Examples that agree on a determined selection are its evidence enough.
+  if (determined && ctx.examples.length > 1) return undefined;
   const parsed = parseExprCached(selection);
   if (!parsed || parsed.kind !== "quant" || parsed.op !== "select_one") return undefined;
   if (parsed.domain.kind !== "type" || ctx.relations.length === 0) return undefined;
@@ -427,8 +437,8 @@ function withinRelations(
   const related = (v: string) =>
     [...direct.map((r) => literal(r, v)), ...(reach ? [existential(v)] : [])].join(" and ");
   const rename = (c: string) => printExpr(renameVars(parseExprCached(c)!, { [x]: other }));
-  const text = preferred.length === 0
-    ? `select_one(${x}: ${type}, ${related(x)})`
+  const text = preferred.length === 0 || determined
+    ? `select_one(${x}: ${type}, ${[related(x), ...preferred].join(" and ")})`
     : `select_one(${x}: ${type}, ${related(x)} and ((${
       preferred.join(" and ")
     }) or not exists(${other}: ${type}, ${related(other)} and (${
@@ -441,11 +451,11 @@ function withinRelations(
     const v = evalText(text, e.facts, e.scope, ctx.vocab);
     return v !== undefined && valueEquals(v, e.target);
   });
-  const determined = ctx.examples.every((e) => {
+  const exact = ctx.examples.every((e) => {
     const v = evalText(selection, e.facts, e.scope, ctx.vocab);
     return v !== undefined && valueEquals(v, e.target);
   });
-  return yields || !determined ? printExpr(checked) : undefined;
+  return yields || !exact ? printExpr(checked) : undefined;
 }
 
 /** The top-level conjuncts of an expression, printed. */

@@ -331,7 +331,7 @@ Deno.test("liftAction() repeats a call that raises a quantity while it falls sho
   }]);
 });
 
-Deno.test("liftAction() keeps a selection within the action's relations; its own filter becomes a preference", () => {
+Deno.test("liftAction() keeps a selection learned from one example within the action's relations", () => {
   // Box b1 holds x1 and x2; the expert took x1, the only ball held: `holds(x)` selects it.
   const state = facts(
     { b1: "Box", c1: "Box", x1: "Ball", x2: "Ball", y5: "Ball" },
@@ -350,26 +350,38 @@ Deno.test("liftAction() keeps a selection within the action's relations; its own
       relations,
     ).stmts[0];
   assert.deepEqual(lift([]), { kind: "bind", var: "x", expr: "select_one(x: Ball, holds(x))" });
-  const within = lift([{ pred: "inside", params: ["b", "x"] }]);
-  const expr = "select_one(x: Ball, inside(r, x) and (holds(x) or not exists(x2: Ball, " +
-    "inside(r, x2) and holds(x2))))";
-  assert.deepEqual(within, { kind: "bind", var: "x", expr });
-  // Where no ball of the box is held, a ball of the box all the same (not y5 of another box).
+  const expr = "select_one(x: Ball, inside(r, x) and holds(x))";
+  assert.deepEqual(lift([{ pred: "inside", params: ["b", "x"] }]), {
+    kind: "bind",
+    var: "x",
+    expr,
+  });
+  // Where the ball held is in another box, the action could not take it: nothing is selected.
   const elsewhere = facts(
     { b1: "Box", c1: "Box", x2: "Ball", y5: "Ball" },
     ["inside", "b1", "x2"],
     ["inside", "c1", "y5"],
     ["holds", "y5"],
   );
-  assert.equal(evalText(expr, elsewhere, { r: "b1" }, BOX_VOCAB), "x2");
+  assert.equal(evalText(expr, elsewhere, { r: "b1" }, BOX_VOCAB), undefined);
   assert.equal(evalText("select_one(x: Ball, holds(x))", elsewhere, { r: "b1" }, BOX_VOCAB), "y5");
-  // Its required form keeps the relation.
-  const parsed = parseExpr(expr);
-  assert.ok(parsed.ok);
-  assert.equal(
-    printExpr(hardChoice(parsed.value)),
-    "select_one(x: Ball, inside(r, x) and holds(x))",
-  );
+});
+
+Deno.test("liftAction() leaves a selection that several examples agree on as it is", () => {
+  const state = (box: string, ball: string) =>
+    facts({ [box]: "Box", [ball]: "Ball" }, ["inside", box, ball], ["holds", ball]);
+  const [bind] = liftAction(
+    "take",
+    [
+      occ(0, "take x1 from b1", state("b1", "x1"), { r: "b1" }),
+      occ(1, "take y6 from c1", state("c1", "y6"), { r: "c1" }),
+    ],
+    scopeOf({ r: "Box" }),
+    BOX_VOCAB,
+    namer(["r"]),
+    [{ pred: "inside", params: ["b", "x"] }],
+  ).stmts;
+  assert.deepEqual(bind, { kind: "bind", var: "x", expr: "select_one(x: Ball, holds(x))" });
 });
 
 Deno.test("liftAction() keeps a relation only where it held for every example's target", () => {
@@ -387,4 +399,18 @@ Deno.test("liftAction() keeps a relation only where it held for every example's 
     [{ pred: "inside", params: ["b", "x"] }],
   ).stmts;
   assert.deepEqual(bind, { kind: "bind", var: "x", expr: "select_one(x: Ball, holds(x))" });
+});
+
+Deno.test("hardChoice() gives the required form of a preference kept within relations", () => {
+  const soft = "select_one(x: Ball, inside(r, x) and (holds(x) or not exists(x2: Ball, " +
+    "inside(r, x2) and holds(x2))))";
+  const parsed = parseExpr(soft);
+  assert.ok(parsed.ok);
+  assert.equal(
+    printExpr(hardChoice(parsed.value)),
+    "select_one(x: Ball, inside(r, x) and holds(x))",
+  );
+  const plain = parseExpr("select_one(x: Ball, holds(x) or not exists(y: Ball, holds(y)))");
+  assert.ok(plain.ok);
+  assert.equal(printExpr(hardChoice(plain.value)), "select_one(x: Ball, holds(x))");
 });

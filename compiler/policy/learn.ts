@@ -348,8 +348,10 @@ class Learner {
   /**
    * Learns rules for the `remaining` decisions, one after the other, each
    * the best the search finds for the decisions the rules before it leave,
-   * until none is found or the work budget is spent; returns the decisions
-   * no rule takes.
+   * until none is found; returns the decisions no rule takes. Once the work
+   * budget is spent, the searches stop short, and an action's condition
+   * found by an earlier search (for an action whose rule was not taken then)
+   * stands in for its search, checked on the decisions left.
    */
   #cover(
     rules: PolicyRule[],
@@ -357,18 +359,39 @@ class Learner {
     starts: SearchStarts,
   ): number[] {
     const { bases, variants, keyOf } = starts;
+    // Each action's condition found last: a search that found one for an
+    // action whose rule was not taken found it for decisions still left.
+    const earlier = new Map<string, Scored & { action: string }>();
+    let spent = false;
     while (remaining.length > 0) {
-      if (this.#work > this.#workLimit) {
-        this.#explain?.(`policy: the search's work budget (${this.#maxWork}) is spent`);
-        break;
-      }
       let best: Scored & { action: string } | undefined;
-      for (const key of new Set(remaining.map((i) => keyOf(this.examples[i])))) {
+      const keys = new Set(remaining.map((i) => keyOf(this.examples[i])));
+      const unfound: string[] = [];
+      for (const key of keys) {
         const action = variants.get(key) ?? key;
         const found = this.#search(bases.get(key)!, action, remaining);
+        if (found) earlier.set(key, { ...found, action });
+        else unfound.push(key);
         if (found && (!best || better(found, best))) best = { ...found, action };
       }
+      if (this.#work > this.#workLimit) {
+        if (!spent) this.#explain?.(`policy: the search's work budget (${this.#maxWork}) is spent`);
+        spent = true;
+        // A search the budget cut short: the condition found before, on the decisions left.
+        for (const key of unfound) {
+          const found = earlier.get(key);
+          if (!found) continue;
+          const again = this.#rescored(
+            found,
+            found.action,
+            bases.get(key)!.types.length,
+            remaining,
+          );
+          if (again && (!best || better(again, best))) best = { ...again, action: found.action };
+        }
+      }
       if (!best) break;
+      for (const [key, found] of earlier) if (found.action === best.action) earlier.delete(key);
       const rule: PolicyRule = {
         action: best.action,
         condition: best.condition,
@@ -1425,6 +1448,20 @@ class Learner {
     s.cost = (literalCount(s.condition) * LITERAL_BITS + CHOICE_WEIGHT * bits +
       s.neg.length * EXCEPTION_BITS) / s.pos.length;
     return s;
+  }
+
+  /** A condition found before, scored on the decisions left, if still acceptable. */
+  #rescored(
+    s: Scored,
+    action: string,
+    params: number,
+    remaining: readonly number[],
+  ): Scored | undefined {
+    const full = this.#score(s.condition, action, remaining, s.keys);
+    if (!this.#acceptable(full) || full.pos.length === 0) return undefined;
+    const scored = this.#withCost(full, params);
+    scored.cost = scored.cost! + IDLE_BITS * this.#idleShare(scored.condition, params);
+    return scored;
   }
 
   /**

@@ -14,6 +14,8 @@ import { generateExpertTraces, playExpert } from "../../runtime/eval/expert_trac
 import type { Trace } from "../../dsl/trace.ts";
 import { type EnvironmentKit, withEnvOptions } from "../../runtime/environment.ts";
 import { compileTraces } from "../../compiler/compile.ts";
+import { segmentGroups } from "../../compiler/induce.ts";
+import { learnPolicy, policyExamples } from "../../compiler/policy/learn.ts";
 import { compileSkills } from "../../runtime/store/library.ts";
 import { runAgent } from "../../runtime/agent/mod.ts";
 import { drainAgent } from "../runtime/_agent_fixtures.ts";
@@ -664,4 +666,30 @@ Deno.test("a detour in one demonstration does not hide the strategy the other de
   );
   // The detour's first step is one the list does not reproduce, and says so.
   assert.match(policy, /decisions \([1-9]\d* of them not reproduced\)/);
+});
+
+Deno.test("a rule found before the search's budget is spent is still taken", async () => {
+  const maps: Record<string, string[]> = { p1: ["G..A.P"], p2: ["P.A..G"], p3: [".GA..P."] };
+  const kit = kitOf("fetch", FETCH_DOMAIN, maps, fetchProblem);
+  const traces: Trace[] = [];
+  for (const id of ["fetch/p1", "fetch/p2", "fetch/p3"]) {
+    traces.push(...await generateExpertTraces(kit, [{ id }], { envOptions: LEARNED }));
+  }
+  const learned = withEnvOptions(kit, LEARNED);
+  const { grounded } = segmentGroups(traces, learned);
+  const lines: string[] = [];
+  // A budget the first rule's search spends: that search also found when to take the parcel.
+  const policy = learnPolicy(
+    policyExamples(grounded, learned.vocabulary),
+    grounded,
+    learned.vocabulary,
+    {
+      maxWork: 30000,
+      explain: (line) => lines.push(line),
+    },
+  );
+  const spent = lines.findIndex((l) => l.includes("work budget"));
+  const take = lines.findIndex((l) => /^policy rule \d+: take\(/.test(l));
+  assert.ok(spent >= 0 && take > spent, lines.join("\n"));
+  assert.ok(policy.rules.some((r) => r.action === "take"));
 });

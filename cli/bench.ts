@@ -65,6 +65,8 @@ problem; writes <out>/results.md and results.json (default bench/genplan).
                          suite's); default all
   --demos <n>            demonstrations per domain (default 3)
   --concurrency <n>      episodes at once, in worker threads (default 2)
+  --parallel <n>         domains at once, each in a process of its own
+                         (default 2: expert and induction use one core each)
   --max-actions <n>      actions per episode (default 3000)
 
 Options:
@@ -119,6 +121,7 @@ export async function main(args: string[]): Promise<number> {
     domains: { type: "string" },
     demos: { type: "string" },
     concurrency: { type: "string" },
+    parallel: { type: "string" },
     help: { type: "boolean", short: "h" },
   });
   if (flags.help) {
@@ -138,6 +141,7 @@ export async function main(args: string[]): Promise<number> {
       demos: positive("demos", flags.demos, 3),
       maxActions: positive("max-actions", flags["max-actions"], 3000),
       concurrency: positive("concurrency", flags.concurrency, 2),
+      parallel: positive("parallel", flags.parallel, 2),
       out: flags.out ?? "bench/genplan",
       command: `deno task bench ${args.join(" ")}`.trim(),
       log: (line) => console.error(line),
@@ -145,8 +149,8 @@ export async function main(args: string[]): Promise<number> {
     if (flags.json) console.log(JSON.stringify(rows, null, 2));
     return 0;
   }
-  if (flags.domains !== undefined || flags.demos !== undefined) {
-    throw new UsageError("--domains and --demos belong to --suite genplan");
+  if (flags.domains !== undefined || flags.demos !== undefined || flags.parallel !== undefined) {
+    throw new UsageError("--domains, --demos and --parallel belong to --suite genplan");
   }
   const request: BenchRequest = {
     data,

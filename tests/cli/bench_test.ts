@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { dataPath, dataTest } from "../_data.ts";
 import { weakTraceSets } from "../../cli/_bench_honing.ts";
 import { type CliOutput, runCli } from "./_run.ts";
+import { TOUR_DOMAIN, tourProblem } from "../environments/_tour_domain.ts";
 
 const bench = (args: string[]): Promise<CliOutput> => runCli("cli/bench.ts", args);
 
@@ -116,4 +117,46 @@ Deno.test("weakTraceSets takes the k-th demonstration of each task type while ev
   const sets = weakTraceSets(traces, 5);
   assert.deepEqual(sets.map((s) => s.map((t) => t.goal)), [["a 1", "b 1"], ["a 2", "b 2"]]);
   assert.equal(weakTraceSets(traces, 1).length, 1);
+});
+
+Deno.test("bench --suite genplan measures domains two at a time and keeps the suite's order", async () => {
+  // Two small tour domains of our own, in the genplan layout: domain.pddl, train/, test/.
+  const data = await Deno.makeTempDir();
+  const out = await Deno.makeTempDir();
+  const line = (n: number) => {
+    const places = Array.from({ length: n }, (_, k) => `p${k}`);
+    const links = places.map((p, k): [string, string] => [k === 0 ? "s" : places[k - 1], p]);
+    links.push([places[n - 1], "s"]);
+    return { places, links };
+  };
+  for (const name of ["tour_a", "tour_b"]) {
+    const dir = `${data}/genplan/mine/${name}`;
+    await Deno.mkdir(`${dir}/train`, { recursive: true });
+    await Deno.mkdir(`${dir}/test`, { recursive: true });
+    await Deno.writeTextFile(`${dir}/domain.pddl`, TOUR_DOMAIN);
+    for (const [split, sizes] of [["train", [1, 2, 3]], ["test", [5]]] as const) {
+      for (const n of sizes) {
+        const { places, links } = line(n);
+        await Deno.writeTextFile(`${dir}/${split}/p${n}.pddl`, tourProblem(`p${n}`, places, links));
+      }
+    }
+  }
+  const r = await bench(["--suite", "genplan", "--data", data, "--out", out, "--parallel", "2"]);
+  assert.equal(r.code, 0, r.stderr);
+  const json = JSON.parse(await Deno.readTextFile(`${out}/results.json`));
+  assert.deepEqual(json.domains.map((d: { domain: string }) => d.domain), [
+    "mine/tour_a",
+    "mine/tour_b",
+  ]);
+  assert.equal(json.parallel, 2);
+  for (const row of json.domains) {
+    assert.equal(row.expert.success_rate, 1, JSON.stringify(row));
+    assert.equal(row.induced.success_rate, 1, JSON.stringify(row));
+  }
+  // Each progress line names its domain when two run at once.
+  assert.match(r.stderr, /mine\/tour_a: expert: 100\.0% of 1 test problems/);
+  assert.match(r.stderr, /mine\/tour_b: demonstrations: 3 plans/);
+  assert.match(await Deno.readTextFile(`${out}/results.md`), /minutes in all, 2\s+at\s+a\s+time/);
+  await Deno.remove(data, { recursive: true });
+  await Deno.remove(out, { recursive: true });
 });

@@ -367,20 +367,25 @@ Deno.test("liftAction() keeps a selection learned from one example within the ac
   assert.equal(evalText("select_one(x: Ball, holds(x))", elsewhere, { r: "b1" }, BOX_VOCAB), "y5");
 });
 
-Deno.test("liftAction() leaves a selection that several examples agree on as it is", () => {
-  const state = (box: string, ball: string) =>
-    facts({ [box]: "Box", [ball]: "Ball" }, ["inside", box, ball], ["holds", ball]);
-  const [bind] = liftAction(
+/** Lifts `take` from box `r`, the action's relation `inside(b, x)` given. */
+function takeInside(occurrences: Occurrence[]) {
+  return liftAction(
     "take",
-    [
-      occ(0, "take x1 from b1", state("b1", "x1"), { r: "b1" }),
-      occ(1, "take y6 from c1", state("c1", "y6"), { r: "c1" }),
-    ],
+    occurrences,
     scopeOf({ r: "Box" }),
     BOX_VOCAB,
     namer(["r"]),
     [{ pred: "inside", params: ["b", "x"] }],
   ).stmts;
+}
+
+Deno.test("liftAction() leaves a selection that several examples agree on as it is", () => {
+  const state = (box: string, ball: string) =>
+    facts({ [box]: "Box", [ball]: "Ball" }, ["inside", box, ball], ["holds", ball]);
+  const [bind] = takeInside([
+    occ(0, "take x1 from b1", state("b1", "x1"), { r: "b1" }),
+    occ(1, "take y6 from c1", state("c1", "y6"), { r: "c1" }),
+  ]);
   assert.deepEqual(bind, { kind: "bind", var: "x", expr: "select_one(x: Ball, holds(x))" });
 });
 
@@ -390,14 +395,7 @@ Deno.test("liftAction() keeps a relation only where it held for every example's 
     ["inside", "c1", "x1"],
     ["holds", "x1"],
   );
-  const [bind] = liftAction(
-    "take",
-    [occ(0, "take x1 from b1", state, { r: "b1" })],
-    scopeOf({ r: "Box" }),
-    BOX_VOCAB,
-    namer(["r"]),
-    [{ pred: "inside", params: ["b", "x"] }],
-  ).stmts;
+  const [bind] = takeInside([occ(0, "take x1 from b1", state, { r: "b1" })]);
   assert.deepEqual(bind, { kind: "bind", var: "x", expr: "select_one(x: Ball, holds(x))" });
 });
 

@@ -113,13 +113,16 @@ function chosenDomains(request: GenplanRequest): string[] {
 
 /** Runs the suite and writes its results. */
 export async function runGenplanSuite(request: GenplanRequest): Promise<GenplanRow[]> {
-  const rows: GenplanRow[] = [];
   const peak = new MemoryPeak();
   const domains = chosenDomains(request);
+  const measured: (GenplanRow | undefined)[] = domains.map(() => undefined);
+  // The rows measured so far, in the suite's order.
+  const measuredRows = () => measured.filter((r): r is GenplanRow => r !== undefined);
   const parallel = Math.max(1, Math.min(request.parallel ?? 1, domains.length));
   const began = performance.now();
   // The results are written after every domain: a run stopped part-way keeps what it measured.
   const write = async (complete: boolean) => {
+    const rows = measuredRows();
     const json = {
       date: new Date().toISOString(),
       deno: Deno.version.deno,
@@ -142,7 +145,6 @@ export async function runGenplanSuite(request: GenplanRequest): Promise<GenplanR
   // With several domains at once, each line names its domain.
   const say = (domain: string, line: string) =>
     request.log(parallel > 1 ? `   ${domain}: ${line}` : `   ${line}`);
-  const measured: (GenplanRow | undefined)[] = domains.map(() => undefined);
   let next = 0;
   const worker = async () => {
     while (next < domains.length) {
@@ -153,8 +155,6 @@ export async function runGenplanSuite(request: GenplanRequest): Promise<GenplanR
       const row = await benchInChild(domain, request, (line) => say(domain, line));
       row.wall_seconds = Math.round((performance.now() - started) / 100) / 10;
       measured[k] = row;
-      // In the suite's order: the rows measured so far.
-      rows.splice(0, rows.length, ...measured.filter((r): r is GenplanRow => r !== undefined));
       peak.sample();
       say(
         domain,
@@ -166,7 +166,7 @@ export async function runGenplanSuite(request: GenplanRequest): Promise<GenplanR
           row.error ? `; ${row.error}` : ""
         }`,
       );
-      if (rows.length < domains.length) await write(false);
+      if (measured.includes(undefined)) await write(false);
     }
   };
   try {
@@ -176,7 +176,7 @@ export async function runGenplanSuite(request: GenplanRequest): Promise<GenplanR
   }
   await write(true);
   request.log(`Wrote ${request.out}/results.md and ${request.out}/results.json`);
-  return rows;
+  return measuredRows();
 }
 
 /**

@@ -288,15 +288,9 @@ export class FactStore implements FactView {
     copy.#arity = new Map(this.#arity);
     for (const [pred, atoms] of this.#byPred) copy.#byPred.set(pred, new Set(atoms));
     for (const [pred, positions] of this.#byArg) {
-      // Values no atom holds any more are left behind (a count that went up
-      // step after step leaves one per step).
       copy.#byArg.set(
         pred,
-        positions.map((byValue) => {
-          const kept = new Map<AtomArg, Set<Atom>>();
-          for (const [v, atoms] of byValue) if (atoms.size > 0) kept.set(v, new Set(atoms));
-          return kept;
-        }),
+        positions.map((byValue) => new Map([...byValue].map(([v, atoms]) => [v, new Set(atoms)]))),
       );
     }
     copy.#types = new Map(this.#types);

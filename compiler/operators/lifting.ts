@@ -428,14 +428,17 @@ function withinRelations(
     );
   // Through arguments bound later only when that leads to one bound already.
   const reach = through.some((r) => r.params.some(bound)) && holds(existential(x));
-  const required = [...direct.map((r) => literal(r, x)), ...(reach ? [existential(x)] : [])];
+  const relatedLiterals = (v: string) => [
+    ...direct.map((r) => literal(r, v)),
+    ...(reach ? [existential(v)] : []),
+  ];
+  const related = (v: string) => relatedLiterals(v).join(" and ");
+  const required = relatedLiterals(x);
+  const conjuncts = conjunctTexts(parsed.body);
+  // Nothing the filter does not already ask.
+  if (required.every((r) => conjuncts.includes(r))) return undefined;
   // The filter's own conjuncts that are not among the relations: the preference.
-  const preferred = conjunctTexts(parsed.body).filter((c) => c !== "true" && !required.includes(c));
-  if (required.length === conjunctTexts(parsed.body).filter((c) => required.includes(c)).length) {
-    return undefined;
-  }
-  const related = (v: string) =>
-    [...direct.map((r) => literal(r, v)), ...(reach ? [existential(v)] : [])].join(" and ");
+  const preferred = conjuncts.filter((c) => c !== "true" && !required.includes(c));
   const rename = (c: string) => printExpr(renameVars(parseExprCached(c)!, { [x]: other }));
   const text = preferred.length === 0 || determined
     ? `select_one(${x}: ${type}, ${[related(x), ...preferred].join(" and ")})`

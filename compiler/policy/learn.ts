@@ -1053,7 +1053,12 @@ class Learner {
       // What the goal asks is no precondition: the demonstrations' goals
       // asking it of the objects acted on is what a rule may learn.
       const goal = this.#goalPreds.includes(lit.pred);
-      const kept = consumed || (this.#static.has(lit.pred) && !chance && !goal) ||
+      // A relation among the action's own arguments that held at every use
+      // (the hoist at the crate's place) binds the arguments to each other:
+      // without it a rule may act with an object from somewhere else.
+      const relation = !lit.negated && !goal && lit.none === undefined &&
+        new Set(lit.args).size >= 2;
+      const kept = consumed || (this.#static.has(lit.pred) && !chance && !goal) || relation ||
         (persistent && !lit.negated && !this.#static.has(lit.pred));
       if (kept) literals.push(lit);
     }

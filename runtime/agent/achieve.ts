@@ -432,7 +432,20 @@ async function* fallback(
 ): AsyncGenerator<AgentEvent, Outcome> {
   const { tally, facts } = ctx;
   const model = ctx.options.actionModel!;
-  const target = ctx.canLookAhead() && postconditionAtoms(a.base, a.call.args);
+  // Without a confirmed rule (a model of demonstrations alone) the search
+  // assumes what held before every demonstrated use of an action, while the
+  // episode's budget for such searches lasts; then the short search below.
+  const searchable = model instanceof ActionModel && ctx.options.lookahead !== false;
+  const assumed = searchable && !ctx.canLookAhead();
+  const planner = !searchable
+    ? undefined
+    : !assumed
+    ? model
+    : ctx.assumedSearch.nodes > 0
+    ? model.assumingHypotheses()
+    : undefined;
+  const target = planner !== undefined && planner.schemas().some((s) => s.pre.length > 0) &&
+    postconditionAtoms(a.base, a.call.args);
   const objects = new Set<string>();
   for (const v of Object.values(a.call.args) as Value[]) {
     if (typeof v === "string") objects.add(v);
@@ -441,10 +454,13 @@ async function* fallback(
     if (e.type === "act") { for (const o of objectArgs(e.action, a.base.vocab)) objects.add(o); }
   }
   const holds = (f: FactView) => checkPostcondition(a.base, a.call.args, f).holds;
-  const plan = target && model instanceof ActionModel
+  const plan = target && planner
     // A smaller budget than before an action: this search is longer and
     // rarely succeeds late.
-    ? lookaheadTo(model, facts, target, holds, { maxNodes: 200 })
+    ? lookaheadTo(planner, facts, target, holds, {
+      maxNodes: 200,
+      ...(assumed ? { shared: ctx.assumedSearch } : {}),
+    })
     : findPrimitivePlan(
       a.base.vocab,
       facts,

@@ -4,7 +4,8 @@
  * object it would take; when that way ends where the skill fails before the
  * goal holds (a tour that strands itself, a resource spent too early), it
  * takes the first other object whose way reaches the goal, or failing that
- * one whose way the model cannot tell. Within a way, the next choice is
+ * one whose way the model cannot tell, but not one that only comes back to
+ * facts it had reached (no further than the dead end). Within a way, the next choice is
  * looked ahead the same way once more (two choices deep), and every choice
  * takes first what a goal atom not yet achieved names (the place still to
  * visit before one the goal does not ask for), so a way tells how far the
@@ -20,7 +21,7 @@ import type { Atom, Value } from "../../dsl/facts.ts";
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
 import type { FactStore } from "../fact_store.ts";
 import type { ActionModel } from "../learn/action_model.ts";
-import { simulate, type SimulationEnd } from "../exec/simulate.ts";
+import { simulate, type Simulation } from "../exec/simulate.ts";
 import type { ChoicePoint } from "../exec/step.ts";
 import { forbiddenAtoms, goalAtoms } from "../plan/landmark_agenda.ts";
 
@@ -103,15 +104,17 @@ export class ChoiceLookahead {
     goal: Goal,
     depth: number,
   ): Value {
-    const ends = new Map<Value, SimulationEnd>();
+    // Ways the model cannot tell the end of, but not those that go round:
+    // a way back to facts it had reached gets no further than a dead end.
+    const open = new Set<Value>();
     for (const value of ordered) {
       if (this.#left <= 0) break;
-      const end = this.#way(value, at, facts, goal, depth);
+      const { end, cycle } = this.#way(value, at, facts, goal, depth);
       if (value === ordered[0] && end !== "dead end") return value;
       if (end === "goal") return value;
-      ends.set(value, end);
+      if (end === "unknown" && !cycle) open.add(value);
     }
-    return ordered.find((v) => ends.get(v) === "unknown") ?? ordered[0];
+    return ordered.find((v) => open.has(v)) ?? ordered[0];
   }
 
   /** Where the skill goes on to when `value` is taken at `at`. */
@@ -121,10 +124,10 @@ export class ChoiceLookahead {
     facts: FactStore,
     goal: Goal,
     depth: number,
-  ): SimulationEnd {
+  ): Simulation {
     let forced = false;
     const copy = facts.clone();
-    const { end, actions } = simulate(at.program, at.state, copy, {
+    const way = simulate(at.program, at.state, copy, {
       predict: (f, action) => this.#model.predict(f, action),
       goal: (f) => goal.atoms.every((a) => f.has(a)) && !goal.forbidden.some((a) => f.has(a)),
       doomed: (f) => goal.lasting.some((a) => f.has(a)),
@@ -142,8 +145,8 @@ export class ChoiceLookahead {
           : named[0];
       },
     });
-    this.#left -= Math.max(1, actions);
-    return end;
+    this.#left -= Math.max(1, way.actions);
+    return way;
   }
 }
 

@@ -54,11 +54,20 @@ export interface AgentContext {
   lookahead?: (facts: FactStore, action: string) => string[] | undefined;
   /** The (state, action) pairs sent so far: what is refused as stuck. */
   memory: ActionMemory;
+  /**
+   * Expansions left to the episode's fallback searches with assumed rules
+   * (see `achieve.ts`): a failed call may come back many times, and each
+   * search with guessed rules on a large state costs much.
+   */
+  assumedSearch: { nodes: number };
   /** Actions to try in place of a rejected one (with a learned action model). */
   standIns?: StandIns;
   /** Free choices looked ahead in the action model (with look-ahead allowed). */
   choices?: ChoiceLookahead;
 }
+
+/** Expansions of an episode's fallback searches with assumed rules (a full search and a half). */
+const ASSUMED_SEARCH_NODES = 300;
 
 /**
  * Resets the environment, grounds the first observation and sets up the
@@ -102,6 +111,7 @@ export async function startEpisode(options: AgentOptions): Promise<AgentContext>
     },
     canLookAhead,
     memory: new ActionMemory(),
+    assumedSearch: { nodes: ASSUMED_SEARCH_NODES },
     ...(model instanceof ActionModel ? { standIns: new StandIns(model) } : {}),
     ...(model instanceof ActionModel && options.lookahead !== false
       ? { choices: new ChoiceLookahead(model, options.kit.vocabulary) }

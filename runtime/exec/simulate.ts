@@ -50,6 +50,11 @@ export interface SimulationOptions {
 export interface Simulation {
   end: SimulationEnd;
   actions: number;
+  /**
+   * The run came back to facts it had already reached (an `"unknown"` end):
+   * a skill that decides by the facts alone would go round again.
+   */
+  cycle?: boolean;
 }
 
 /**
@@ -103,7 +108,8 @@ export function simulate(
         if (options.goal(facts)) return { end: "goal", actions };
         if (options.doomed?.(facts)) return { end: "dead end", actions };
         const key = facts.fingerprint();
-        if (seen.has(key) || actions >= options.maxActions) return { end: "unknown", actions };
+        if (seen.has(key)) return { end: "unknown", actions, cycle: true };
+        if (actions >= options.maxActions) return { end: "unknown", actions };
         seen.add(key);
         const next = resume(program, outcome.state, { ok: true });
         outcome = next.kind === "continue" ? step(program, next.state, ctx) : next;

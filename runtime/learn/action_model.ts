@@ -332,6 +332,31 @@ export class ActionModel {
     return out;
   }
 
+  /**
+   * The model with each hypothesis taken for a confirmed rule: what held
+   * before every observed use of an action, assumed to be needed. A view to
+   * plan a last resort with when no rule is confirmed yet (a model learned
+   * from demonstrations alone, which never saw an action rejected).
+   *
+   * @example Usage
+   * ```ts ignore
+   * const plan = lookaheadTo(model.assumingHypotheses(), facts, target, holds);
+   * ```
+   */
+  assumingHypotheses(): ActionModel {
+    this.#assumed ??= new ActionModel(this.vocab, this.#options, [], {
+      ...this.#data,
+      actions: Object.fromEntries(
+        Object.entries(this.#data.actions).map(([name, entry]) => [
+          name,
+          { ...entry, rules: entry.rules.map((r) => ({ ...r, confirmed: true })) },
+        ]),
+      ),
+    });
+    return this.#assumed;
+  }
+  #assumed: ActionModel | undefined;
+
   /** Whether the model started from rules the environment states (see {@linkcode ActionModelData.stated}). */
   get stated(): boolean {
     return this.#data.stated === true;

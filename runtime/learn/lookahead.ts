@@ -51,6 +51,11 @@ export interface LookaheadOptions {
    * @default 2,000,000
    */
   maxAtoms?: number;
+  /**
+   * Expansions left to several searches together (an episode's): each
+   * expansion takes one, and the search stops when none is left.
+   */
+  shared?: { nodes: number };
 }
 
 /**
@@ -105,32 +110,42 @@ export function lookaheadTo(
     facts: FactStore;
     plan: string[];
     h: number;
+    /** It adds an atom its parent's relaxed plan needed first (FF's helpful actions). */
+    helpful: boolean;
+    relaxed?: Relaxed;
   }
   const seen = new Set<string>([stateKey(facts)]);
-  const open: Node[] = [{ facts, plan: [], h: relaxedCost(model.vocab, schemas, facts, target) }];
+  const first = relaxedCost(model.vocab, schemas, facts, target);
+  const open: Node[] = [{ facts, plan: [], h: first.cost, helpful: true, relaxed: first }];
   let expanded = 0;
-  while (open.length > 0 && expanded < maxNodes) {
+  // Among successors queued under one score, the helpful ones first: where
+  // every action of many objects is applicable (any plane to any airport),
+  // the few that move towards the target are expanded before the rest.
+  const before = (a: Node, b: Node) =>
+    a.h !== b.h ? a.h < b.h : a.helpful !== b.helpful ? a.helpful : a.plan.length < b.plan.length;
+  const shared = options.shared;
+  while (open.length > 0 && expanded < maxNodes && (shared === undefined || shared.nodes > 0)) {
     // The open list stays small (hundreds): a linear scan beats a heap's bookkeeping.
     let best = 0;
     for (let i = 1; i < open.length; i++) {
-      const a = open[i], b = open[best];
-      if (a.h < b.h || (a.h === b.h && a.plan.length < b.plan.length)) best = i;
+      if (before(open[i], open[best])) best = i;
     }
     const node = open[best];
     open[best] = open[open.length - 1];
     open.pop();
     expanded++;
+    if (shared) shared.nodes--;
     if (node.plan.length >= maxLength) continue;
     // Deferred evaluation: a state's heuristic is computed when it is
     // expanded, and its successors queue under it; one relaxed graph per
     // expansion instead of one per successor.
-    const h = node.plan.length === 0
-      ? node.h
-      : relaxedCost(model.vocab, schemas, node.facts, target);
+    const relaxed = node.relaxed ?? relaxedCost(model.vocab, schemas, node.facts, target);
+    const h = relaxed.cost;
     if (!Number.isFinite(h)) continue;
     for (const next of applicableActions(model, schemas, node.facts)) {
       const delta = model.predict(node.facts, next);
       if (!delta || (delta.add.length === 0 && delta.remove.length === 0)) continue;
+      const helpful = delta.add.some((a) => relaxed.helpful.has(atomKey(a)));
       const after = node.facts.clone();
       after.apply(delta);
       const key = stateKey(after);
@@ -140,7 +155,7 @@ export function lookaheadTo(
       if (done(after)) return plan;
       held += after.size;
       if (held > maxAtoms) return undefined;
-      open.push({ facts: after, plan, h });
+      open.push({ facts: after, plan, h, helpful });
     }
   }
   return undefined;
@@ -183,29 +198,54 @@ function applicableActions(
 /**
  * Every binding of a schema's parameters under which its precondition atoms
  * hold in `facts` (parameters no atom binds range over the objects of their
- * type).
+ * type); with `seed`, only those under which its atom matches one of its
+ * atoms (the bindings a layer's new atoms make possible).
  */
 function bindings(
   vocab: Vocabulary,
   schema: ActionSchema,
   facts: FactStore,
+  seed?: { atom: LiftedAtom; matches: readonly Atom[] },
 ): Record<string, Value>[] {
   const params = own(vocab.actions, schema.action)!.params;
   const types = new Map(params.map((p) => [p.name, p.type]));
   const out: Record<string, Value>[] = [];
   const scope: Record<string, Value> = {};
-  const join = (i: number): void => {
-    if (i === schema.pre.length) return free(0);
-    const atom = schema.pre[i];
-    const pattern = atom.args.map((a) =>
+  const left = new Set(schema.pre);
+  const patternOf = (atom: LiftedAtom) =>
+    atom.args.map((a) =>
       "value" in a ? a.value : a.param in scope ? scope[a.param] as AtomArg : null
     );
-    for (const match of facts.query(atom.pred, pattern)) {
+  const join = (first?: typeof seed): void => {
+    if (left.size === 0) return free(0);
+    // The atom with the fewest matches under the parameters bound so far
+    // goes next: joined in their written order, a long list of
+    // preconditions can enumerate every pair of cells before the one atom
+    // that says where the agent stands.
+    let atom = first?.atom ?? schema.pre[0];
+    let matches: readonly Atom[] | undefined = first?.matches;
+    if (first === undefined) {
+      for (const candidate of left) {
+        const found = facts.query(candidate.pred, patternOf(candidate));
+        if (matches === undefined || found.length < matches.length) {
+          atom = candidate;
+          matches = found;
+          if (found.length === 0) break;
+        }
+      }
+    }
+    left.delete(atom);
+    for (const match of matches!) {
       const bound: string[] = [];
       let ok = true;
       atom.args.forEach((a, k) => {
-        if (!ok || !("param" in a)) return;
+        if (!ok) return;
         const v = match.args[k];
+        // A seed's atoms were not matched against the atom's constants.
+        if (!("param" in a)) {
+          if (v !== a.value) ok = false;
+          return;
+        }
         if (!(a.param in scope)) {
           // A fact binds a parameter only to an object of the parameter's type.
           const type = typeof v === "string" ? facts.typeOf(v) : undefined;
@@ -216,9 +256,10 @@ function bindings(
           }
         } else if (scope[a.param] !== v) ok = false;
       });
-      if (ok) join(i + 1);
+      if (ok) join();
       for (const p of bound) delete scope[p];
     }
+    left.add(atom);
   };
   const free = (k: number): void => {
     if (k === params.length) {
@@ -233,44 +274,97 @@ function bindings(
     }
     delete scope[p.name];
   };
-  join(0);
+  join(seed);
   return out;
 }
+
+/** A state's distance to the target in the relaxed planning graph, and the atoms worth adding now. */
+interface Relaxed {
+  cost: number;
+  /**
+   * Keys of the atoms of the first layer that the relaxed plan needs (FF's
+   * helpful actions add one): what an action taken now should make true.
+   */
+  helpful: ReadonlySet<string>;
+}
+
+const atomKey = (a: Atom) => `${a.pred}(${a.args.join(",")})`;
 
 /**
  * h_add over the relaxed planning graph: each atom costs the layer in which
  * it first becomes true when deletes are ignored; the target's cost is the
- * sum. Infinity when some target atom is unreachable.
+ * sum (Infinity when some target atom is unreachable). The relaxed plan
+ * read back from the target (each atom's first achiever, its preconditions
+ * in turn) says which first-layer atoms it needs.
  */
 function relaxedCost(
   vocab: Vocabulary,
   schemas: readonly ActionSchema[],
   facts: FactStore,
   target: readonly Atom[],
-): number {
+): Relaxed {
   const missing = target.filter((a) => !facts.has(a));
-  if (missing.length === 0) return 0;
+  if (missing.length === 0) return { cost: 0, helpful: new Set() };
   const relaxed = facts.clone();
+  // Each added atom's layer and the preconditions of its first achiever.
+  const reached = new Map<string, { layer: number; pre: Atom[] }>();
   let cost = 0;
   let left = missing;
+  // The atoms the last layer added, by predicate: a later layer's new
+  // bindings each use one of them (semi-naive evaluation), so it joins from
+  // those alone instead of from every atom again.
+  let fresh: Map<string, Atom[]> | undefined;
+  const layerBindings = (schema: ActionSchema) => {
+    if (fresh === undefined) return bindings(vocab, schema, relaxed);
+    const out: Record<string, Value>[] = [];
+    for (const atom of schema.pre) {
+      const matches = fresh.get(atom.pred);
+      if (matches) out.push(...bindings(vocab, schema, relaxed, { atom, matches }));
+    }
+    return out;
+  };
   for (let layer = 1; left.length > 0; layer++) {
     const added: Atom[] = [];
     for (const schema of schemas) {
-      for (const args of bindings(vocab, schema, relaxed)) {
+      for (const args of layerBindings(schema)) {
+        let pre: Atom[] | undefined;
         for (const e of schema.add) {
           const atom = groundAtom(e, args);
-          if (!relaxed.has(atom)) added.push(atom);
+          if (relaxed.has(atom)) continue;
+          const key = atomKey(atom);
+          if (reached.has(key)) continue;
+          pre ??= schema.pre.map((p) => groundAtom(p, args));
+          reached.set(key, { layer, pre });
+          added.push(atom);
         }
       }
     }
-    let grew = false;
-    for (const atom of added) if (relaxed.add(atom)) grew = true;
-    if (!grew) return Infinity;
+    fresh = new Map();
+    for (const atom of added) {
+      if (!relaxed.add(atom)) continue;
+      const list = fresh.get(atom.pred);
+      if (list) list.push(atom);
+      else fresh.set(atom.pred, [atom]);
+    }
+    if (fresh.size === 0) return { cost: Infinity, helpful: new Set() };
     const still = left.filter((a) => !relaxed.has(a));
     cost += (left.length - still.length) * layer;
     left = still;
   }
-  return cost;
+  const helpful = new Set<string>();
+  const needed = new Set<string>();
+  const need = (atoms: readonly Atom[]) => {
+    for (const a of atoms) {
+      const key = atomKey(a);
+      const r = reached.get(key);
+      if (!r || needed.has(key)) continue;
+      needed.add(key);
+      if (r.layer === 1) helpful.add(key);
+      else need(r.pre);
+    }
+  };
+  need(missing);
+  return { cost, helpful };
 }
 
 function stateKey(facts: FactStore): string {

@@ -15,7 +15,7 @@ import type { Trace } from "../../dsl/trace.ts";
 import { type EnvironmentKit, withEnvOptions } from "../../runtime/environment.ts";
 import { compileTraces } from "../../compiler/compile.ts";
 import { segmentGroups } from "../../compiler/induce.ts";
-import { learnPolicy, policyExamples } from "../../compiler/policy/learn.ts";
+import { learnPolicy, policyExamples, ruleText } from "../../compiler/policy/learn.ts";
 import { compileSkills } from "../../runtime/store/library.ts";
 import { runAgent } from "../../runtime/agent/mod.ts";
 import { drainAgent } from "../runtime/_agent_fixtures.ts";
@@ -692,4 +692,69 @@ Deno.test("a rule found before the search's budget is spent is still taken", asy
   const take = lines.findIndex((l) => /^policy rule \d+: take\(/.test(l));
   assert.ok(spent >= 0 && take > spent, lines.join("\n"));
   assert.ok(policy.rules.some((r) => r.action === "take"));
+});
+
+/** Cranes that stay at their docks lift the crates lying there and stow them. */
+const DOCKS_DOMAIN = `
+(define (domain docks)
+  (:requirements :strips :typing)
+  (:types crane crate dock)
+  (:predicates (at ?x - object ?d - dock) (free ?k - crane) (holding ?k - crane ?c - crate)
+    (stowed ?c - crate))
+  (:action lift :parameters (?k - crane ?c - crate ?d - dock)
+    :precondition (and (at ?k ?d) (at ?c ?d) (free ?k))
+    :effect (and (holding ?k ?c) (not (at ?c ?d)) (not (free ?k))))
+  (:action stow :parameters (?k - crane ?c - crate ?d - dock)
+    :precondition (and (at ?k ?d) (holding ?k ?c))
+    :effect (and (stowed ?c) (free ?k) (not (holding ?k ?c)))))
+`;
+
+/** Docks `d0 ..`, a crane `k<i>` at each, and the crates lying at each dock. */
+function docksProblem(name: string, crates: number[]): string {
+  const docks = crates.map((_, i) => `d${i}`);
+  const cranes = crates.map((_, i) => `k${i}`);
+  const names = crates.flatMap((n, i) => Array.from({ length: n }, (_, j) => `c${i}-${j}`));
+  const init = [
+    ...cranes.map((k, i) => `(at ${k} d${i}) (free ${k})`),
+    ...names.map((c) => `(at ${c} d${c.slice(1, c.indexOf("-"))})`),
+  ];
+  return `(define (problem ${name}) (:domain docks)
+  (:objects ${docks.join(" ")} - dock ${cranes.join(" ")} - crane ${names.join(" ")} - crate)
+  (:init ${init.join(" ")})
+  (:goal (and ${names.map((c) => `(stowed ${c})`).join(" ")})))`;
+}
+
+Deno.test("a rule keeps the relations its action's arguments stood in at every use: the crane at the crate's dock", async () => {
+  const kit = kitOf("docks", DOCKS_DOMAIN, {
+    p1: [1, 1],
+    p2: [1, 0],
+    p3: [0, 2],
+    big: [2, 0, 3, 1],
+  }, docksProblem);
+  const demos = ["docks/p1", "docks/p2", "docks/p3"];
+  // Cranes never move, and lifting leaves the crane where it is: no effect
+  // says the crane must be at the crate's dock, yet it always was. A rule
+  // that adds nothing to what every use had already keeps it.
+  const traces: Trace[] = [];
+  for (const id of demos) {
+    traces.push(...await generateExpertTraces(kit, [{ id }], { envOptions: LEARNED }));
+  }
+  const learned = withEnvOptions(kit, LEARNED);
+  const { grounded } = segmentGroups(traces, learned);
+  const bare = learnPolicy(
+    policyExamples(grounded, learned.vocabulary),
+    grounded,
+    learned.vocabulary,
+    {
+      maxLiterals: 0,
+    },
+  );
+  const lift = bare.rules.find((r) => r.action === "lift");
+  assert.ok(lift);
+  assert.match(ruleText(lift, learned.vocabulary), /^lift\(k, c, d\) if .*\bat\(k, d\)/);
+  // The library's list acts with the crane of each crate's dock on a larger problem.
+  const { results, policy } = await induceAndRun(kit, demos, ["docks/big"], true);
+  assert.match(policy, /Rule \d+: lift\(k, c, d\) if [^"]*at\(k, d\)/);
+  assert.ok(results[0].success, results[0].stop);
+  assert.equal(results[0].invalidActions, 0, "no crane sent to lift a crate at another dock");
 });

@@ -11,6 +11,8 @@ import { type AgentEvent, runAgent } from "../../runtime/agent/mod.ts";
 import { simulate } from "../../runtime/exec/simulate.ts";
 import { initialState } from "../../runtime/exec/step.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
+import { ActionModel } from "../../runtime/learn/action_model.ts";
+import { ChoiceLookahead } from "../../runtime/agent/choice_lookahead.ts";
 import { forbiddenAtoms, goalAtoms } from "../../runtime/plan/landmark_agenda.ts";
 import type { Skill } from "../../dsl/graph/schema.ts";
 import { drainAgent } from "./_agent_fixtures.ts";
@@ -252,4 +254,99 @@ Deno.test("a way that makes true what the goal forbids, for good, is a dead end"
   const blind = await go(false);
   assert.equal(blind.result.success, false);
   assert.deepEqual(sent(blind.events).slice(0, 2), ["go s a", "go a b"]);
+});
+
+// Stamps: the goal asks a mark at b, and at c, which nothing reaches. From
+// s the way to b (the first candidate) marks it and ends where no link
+// leads on; the way to a only goes round (a links back to s).
+const STAMPS_DOMAIN = `(define (domain stamps)
+  (:requirements :strips :typing)
+  (:types place)
+  (:predicates (at ?x - place) (link ?x - place ?y - place) (mark ?x - place))
+  (:action go :parameters (?x - place ?y - place)
+    :precondition (and (at ?x) (link ?x ?y))
+    :effect (and (at ?y) (not (at ?x))))
+  (:action stamp :parameters (?x - place)
+    :precondition (and (at ?x) (not (mark ?x)))
+    :effect (mark ?x)))`;
+
+const STAMPS_PROBLEM = `(define (problem round) (:domain stamps)
+  (:objects s a b c - place)
+  (:init (at s) (link s a) (link s b) (link a s))
+  (:goal (and (mark b) (mark c))))`;
+
+/** Marks where the goal asks and it stands, else goes on along any link. */
+const WANDER: Skill = {
+  format: "skillc/skill@1",
+  name: "wander",
+  vocabulary: "stamps",
+  params: [],
+  doc: { summary: "Marks what the goal asks where it stands, else goes on." },
+  entry: "due",
+  nodes: [
+    { id: "due", kind: "check", cond: "exists(x: place, at(x) and goal_mark(x) and not mark(x))" },
+    { id: "here", kind: "data", var: "x", expr: "select_one(x: place, at(x))" },
+    { id: "stamp", kind: "primitive", action: "stamp", args: { x: "x" } },
+    {
+      id: "onward",
+      kind: "check",
+      cond: "exists(x: place, at(x) and exists(y: place, link(x, y)))",
+    },
+    { id: "from", kind: "data", var: "x", expr: "select_one(x: place, at(x))" },
+    { id: "next", kind: "data", var: "y", expr: "select_one(y: place, link(x, y))" },
+    { id: "go", kind: "primitive", action: "go", args: { x: "x", y: "y" } },
+    { id: "stuck", kind: "terminal", outcome: "failure", message: "Nowhere to go" },
+  ],
+  edges: [
+    { from: "due", to: "here", label: "yes" },
+    { from: "due", to: "onward", label: "no" },
+    { from: "here", to: "stamp", label: "next" },
+    { from: "stamp", to: "due", label: "next" },
+    { from: "onward", to: "from", label: "yes" },
+    { from: "onward", to: "stuck", label: "no" },
+    { from: "from", to: "next", label: "next" },
+    { from: "next", to: "go", label: "next" },
+    { from: "go", to: "due", label: "next" },
+  ],
+};
+
+Deno.test("a way that only goes round is no better than a dead end that got somewhere", async () => {
+  const stamps = pddlKit("pddl:stamps", STAMPS_DOMAIN, "stamps.pddl", [
+    { id: "stamps/round", file: "round.pddl", text: STAMPS_PROBLEM },
+  ], {});
+  const model = ActionModel.fromJSON(stamps.actionRules!(), stamps.vocabulary);
+  const reset = await stamps.create().reset({ id: "stamps/round" });
+  const facts = new FactStore();
+  facts.apply((await stamps.grounder().initial(reset.observation, reset.goal)).delta);
+  const program = compileSkills([{ data: WANDER, source: "test" }], stamps.vocabulary)
+    .get("wander")!;
+  const play = (first: string) =>
+    simulate(program, initialState(program, {}), facts.clone(), {
+      predict: (f, action) => model.predict(f, action),
+      goal: (f) => goalAtoms(stamps.vocabulary, f).every((a) => f.has(a)),
+      maxActions: 20,
+      choose: (candidates, _expr, at) =>
+        at?.node === "next" && candidates.includes(first) ? first : candidates[0],
+    });
+  // To b: marked, then nowhere to go. To a: back at s, where it started.
+  assert.deepEqual(play("b"), { end: "dead end", actions: 2 });
+  assert.deepEqual(play("a"), { end: "unknown", actions: 2, cycle: true });
+  // The look-ahead keeps b, the first candidate: the other way gets no further.
+  const lookahead = new ChoiceLookahead(model, stamps.vocabulary);
+  const picks: string[] = [];
+  const copy = facts.clone();
+  simulate(program, initialState(program, {}), copy, {
+    predict: (f, action) => model.predict(f, action),
+    goal: () => false,
+    maxActions: 1,
+    choose: (candidates, _expr, at) => {
+      if (at?.node !== "next") return candidates[0];
+      // The agent's order: b first.
+      assert.deepEqual([...candidates].sort(), ["a", "b"]);
+      const pick = String(lookahead.choose(["b", "a"], at, copy));
+      picks.push(pick);
+      return pick;
+    },
+  });
+  assert.deepEqual(picks, ["b"]);
 });

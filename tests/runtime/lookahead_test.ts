@@ -9,7 +9,7 @@ import type { Environment, Grounder, StepResult } from "../../runtime/environmen
 import { FactStore } from "../../runtime/fact_store.ts";
 import { runSkill } from "../../runtime/exec/interpreter.ts";
 import { formatEvent } from "../../runtime/exec/format_events.ts";
-import { lookaheadPlan } from "../../runtime/learn/lookahead.ts";
+import { lookaheadPlan, lookaheadTo } from "../../runtime/learn/lookahead.ts";
 import { compileSkill } from "../../runtime/exec/program.ts";
 
 const vocab: Vocabulary = {
@@ -224,4 +224,110 @@ Deno.test("runSkill() with look-ahead sends the plan an action needs, then the a
       assert.deepEqual(env.sent, ["open d1 k1 hall"]);
     }
   }
+});
+
+// Many vehicles, many places: every flight is applicable, few lead anywhere.
+const fleet: Vocabulary = {
+  name: "fleet",
+  types: { Plane: { kind: "object" }, Port: { kind: "object" }, Parcel: { kind: "object" } },
+  predicates: {
+    at: { params: ["Plane", "Port"] },
+    lies: { params: ["Parcel", "Port"] },
+    in_: { params: ["Parcel", "Plane"] },
+  },
+  functions: {},
+  actions: {
+    fly: {
+      template: "fly {p} {from} {to}",
+      params: [{ name: "p", type: "Plane" }, { name: "from", type: "Port" }, {
+        name: "to",
+        type: "Port",
+      }],
+    },
+    load: {
+      template: "load {c} {p} {at}",
+      params: [{ name: "c", type: "Parcel" }, { name: "p", type: "Plane" }, {
+        name: "at",
+        type: "Port",
+      }],
+    },
+    unload: {
+      template: "unload {c} {p} {at}",
+      params: [{ name: "c", type: "Parcel" }, { name: "p", type: "Plane" }, {
+        name: "at",
+        type: "Port",
+      }],
+    },
+  },
+};
+
+function fleetModel(confirmed: boolean): ActionModel {
+  const entries = {
+    fly: { pre: ["at(p, from)"], add: ["at(p, to)"], remove: ["at(p, from)"] },
+    load: { pre: ["at(p, at)", "lies(c, at)"], add: ["in_(c, p)"], remove: ["lies(c, at)"] },
+    unload: { pre: ["at(p, at)", "in_(c, p)"], add: ["lies(c, at)"], remove: ["in_(c, p)"] },
+  };
+  return ActionModel.fromJSON({
+    format: ACTION_MODEL_FORMAT,
+    vocabulary: "fleet",
+    actions: Object.fromEntries(
+      Object.entries(entries).map(([name, r]) => [name, {
+        successes: 1,
+        failures: 0,
+        observed: 1,
+        rules: r.pre.map((text) => ({ text, confirmed, covers: 1 })),
+        effects: { add: r.add, remove: r.remove },
+      }]),
+    ),
+  }, fleet);
+}
+
+function airports(): FactStore {
+  const objects: Record<string, string> = { box: "Parcel" };
+  const atoms: Atom[] = [atom("lies", "box", "port3")];
+  for (let i = 0; i < 10; i++) objects[`port${i}`] = "Port";
+  for (let i = 0; i < 12; i++) {
+    objects[`plane${i}`] = "Plane";
+    // No plane where the parcel lies.
+    atoms.push(atom("at", `plane${i}`, `port${i % 3 === 0 ? 9 : i % 10}`));
+  }
+  return new FactStore(atoms, objects);
+}
+
+Deno.test("lookaheadTo() expands first the actions its relaxed plan needs (helpful actions)", () => {
+  const facts = airports();
+  const goal = [atom("lies", "box", "port7")];
+  const done = (f: FactView) => goal.every((a) => f.has(a));
+  // About a hundred flights are applicable in every state; only those to
+  // the parcel's port help. Within 8 expansions the search still finds a
+  // plane to fetch the parcel and take it where the goal asks.
+  const plan = lookaheadTo(fleetModel(true), facts, goal, done, { maxNodes: 8 });
+  assert.ok(plan, "a plan within 8 expansions");
+  assert.equal(plan.length, 4);
+  assert.match(plan[0], /^fly plane\d+ port\d port3$/);
+  const plane = plan[0].split(" ")[1];
+  assert.deepEqual(plan.slice(1), [
+    `load box ${plane} port3`,
+    `fly ${plane} port3 port7`,
+    `unload box ${plane} port7`,
+  ]);
+});
+
+Deno.test("assumingHypotheses() plans with what held before every use, as rules", () => {
+  const learned = fleetModel(false);
+  const assumed = learned.assumingHypotheses();
+  // Hypotheses alone say nothing of what an action needs...
+  assert.ok(learned.schemas().every((s) => s.pre.length === 0));
+  assert.deepEqual(learned.unmet(airports(), "load box plane1 port3"), []);
+  // ...taken for rules, they do, and a plan is found with them.
+  assert.deepEqual(assumed.unmet(airports(), "load box plane1 port3"), ["at('plane1', 'port3')"]);
+  assert.deepEqual(assumed.schemas().find((s) => s.action === "fly")?.pre, [
+    { pred: "at", args: [{ param: "p" }, { param: "from" }] },
+  ]);
+  const goal = [atom("lies", "box", "port7")];
+  const plan = lookaheadTo(assumed, airports(), goal, (f) => goal.every((a) => f.has(a)));
+  assert.equal(plan?.length, 4);
+  // The same view each time; the learned model itself unchanged.
+  assert.equal(learned.assumingHypotheses(), assumed);
+  assert.equal(learned.rules("fly")[0].confirmed, false);
 });

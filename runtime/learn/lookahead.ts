@@ -16,8 +16,11 @@
  * which each first appears. h_add is informative where goal counting is
  * flat (clearing a block under three others changes no goal atom until the
  * last step) and cheap enough to compute per node on small states. It is
- * not admissible; plans are short, not optimal. Nothing is sent to the
- * environment here.
+ * not admissible; plans are short, not optimal. Among successors queued
+ * under one score, those that add an atom the relaxed plan needs now (FF's
+ * helpful actions) are expanded first, and the relaxed graph is built
+ * semi-naively (a layer joins from the atoms the last one added). Nothing
+ * is sent to the environment here.
  *
  * @module
  */

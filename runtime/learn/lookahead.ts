@@ -25,7 +25,14 @@
  * @module
  */
 import { matchAction, renderAction } from "../../dsl/action.ts";
-import type { Atom, AtomArg, FactDelta, FactView, Value } from "../../dsl/facts.ts";
+import {
+  type Atom,
+  type AtomArg,
+  type FactDelta,
+  type FactView,
+  formatAtom,
+  type Value,
+} from "../../dsl/facts.ts";
 import { isAssignable, own, type Vocabulary } from "../../dsl/vocabulary.ts";
 import type { ActionSchema, LiftedAtom } from "./action_model.ts";
 import type { FactStore } from "../fact_store.ts";
@@ -148,7 +155,7 @@ export function lookaheadTo(
     for (const next of applicableActions(model, schemas, node.facts)) {
       const delta = model.predict(node.facts, next);
       if (!delta || (delta.add.length === 0 && delta.remove.length === 0)) continue;
-      const helpful = delta.add.some((a) => relaxed.helpful.has(atomKey(a)));
+      const helpful = delta.add.some((a) => relaxed.helpful.has(formatAtom(a)));
       const after = node.facts.clone();
       after.apply(delta);
       const key = stateKey(after);
@@ -291,8 +298,6 @@ interface Relaxed {
   helpful: ReadonlySet<string>;
 }
 
-const atomKey = (a: Atom) => `${a.pred}(${a.args.join(",")})`;
-
 /**
  * h_add over the relaxed planning graph: each atom costs the layer in which
  * it first becomes true when deletes are ignored; the target's cost is the
@@ -334,7 +339,7 @@ function relaxedCost(
         for (const e of schema.add) {
           const atom = groundAtom(e, args);
           if (relaxed.has(atom)) continue;
-          const key = atomKey(atom);
+          const key = formatAtom(atom);
           if (reached.has(key)) continue;
           pre ??= schema.pre.map((p) => groundAtom(p, args));
           reached.set(key, { layer, pre });
@@ -358,7 +363,7 @@ function relaxedCost(
   const needed = new Set<string>();
   const need = (atoms: readonly Atom[]) => {
     for (const a of atoms) {
-      const key = atomKey(a);
+      const key = formatAtom(a);
       const r = reached.get(key);
       if (!r || needed.has(key)) continue;
       needed.add(key);

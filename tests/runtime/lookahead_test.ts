@@ -54,19 +54,28 @@ const rules = {
   },
 };
 
-const model = ActionModel.fromJSON({
-  format: ACTION_MODEL_FORMAT,
-  vocabulary: "keys",
-  actions: Object.fromEntries(
-    Object.entries(rules).map(([name, r]) => [name, {
-      successes: 0,
-      failures: 0,
-      observed: 1,
-      rules: r.pre.map((text) => ({ text, confirmed: true, covers: 0 })),
-      effects: { add: r.add, remove: r.remove },
-    }]),
-  ),
-}, vocab);
+/** A model of `vocabulary` stating each action's rules (confirmed or not) and effects. */
+function modelOf(
+  vocabulary: Vocabulary,
+  entries: Record<string, { pre: string[]; add: string[]; remove: string[] }>,
+  confirmed = true,
+): ActionModel {
+  return ActionModel.fromJSON({
+    format: ACTION_MODEL_FORMAT,
+    vocabulary: vocabulary.name,
+    actions: Object.fromEntries(
+      Object.entries(entries).map(([name, r]) => [name, {
+        successes: 0,
+        failures: 0,
+        observed: 1,
+        rules: r.pre.map((text) => ({ text, confirmed, covers: 0 })),
+        effects: { add: r.add, remove: r.remove },
+      }]),
+    ),
+  }, vocabulary);
+}
+
+const model = modelOf(vocab, rules);
 
 const objects = {
   hall: "Room",
@@ -267,19 +276,7 @@ function fleetModel(confirmed: boolean): ActionModel {
     load: { pre: ["at(p, at)", "lies(c, at)"], add: ["in_(c, p)"], remove: ["lies(c, at)"] },
     unload: { pre: ["at(p, at)", "in_(c, p)"], add: ["lies(c, at)"], remove: ["in_(c, p)"] },
   };
-  return ActionModel.fromJSON({
-    format: ACTION_MODEL_FORMAT,
-    vocabulary: "fleet",
-    actions: Object.fromEntries(
-      Object.entries(entries).map(([name, r]) => [name, {
-        successes: 1,
-        failures: 0,
-        observed: 1,
-        rules: r.pre.map((text) => ({ text, confirmed, covers: 1 })),
-        effects: { add: r.add, remove: r.remove },
-      }]),
-    ),
-  }, fleet);
+  return modelOf(fleet, entries, confirmed);
 }
 
 function airports(): FactStore {

@@ -410,7 +410,10 @@ class Evaluator {
    * The candidates that can satisfy the body: when a conjunct of the body
    * is an atom over the bound variable whose other arguments are known,
    * only the objects the facts hold it of (in the domain's order, so the
-   * result is what trying every candidate would give, found faster).
+   * result is what trying every candidate would give, found faster). An
+   * atom inside an `exists` of the body narrows as well, its own variable
+   * matching anything (`exists(d: dir, move(u, v, d))`: the `u` some move
+   * leads from to `v`).
    */
   private narrow(
     e: Extract<Expr, { kind: "quant" }>,
@@ -418,41 +421,73 @@ class Evaluator {
     candidates: readonly Value[],
   ): readonly Value[] {
     if (candidates.length < NARROW_FROM) return candidates;
+    const allowed = this.allowedBy(e.body, e.var, scope, new Set());
+    if (allowed === undefined) return candidates;
     // The candidates are the type's own objects, in its order.
     const type = e.domain.kind === "type" && candidates === this.#domains.get(e.domain.type)?.list
       ? e.domain.type
       : undefined;
-    // A disjunction narrows to what its disjuncts narrow to, when each does.
-    if (e.body.kind === "binary" && e.body.op === "or") {
-      const parts = disjuncts(e.body).map((d) => this.narrow({ ...e, body: d }, scope, candidates));
-      if (parts.some((p) => p === candidates)) return candidates;
-      return this.keep(candidates, new Set(parts.flat()), type);
-    }
-    for (const c of conjuncts(e.body)) {
-      if (c.kind !== "call" || !own(this.env.vocab.predicates, c.name)) continue;
-      const at: number[] = [];
-      const pattern: (AtomArg | null)[] = [];
-      let known = true;
-      c.args.forEach((a, i) => {
-        if (a.kind === "var" && a.name === e.var) {
-          at.push(i);
-          pattern.push(null);
-        } else if (a.kind === "var" && scope.has(a.name)) {
-          const v = scope.get(a.name);
-          if (typeof v === "string" || typeof v === "number") pattern.push(v);
-          else known = false;
-        } else if (a.kind === "str" || a.kind === "num") pattern.push(a.value);
-        else known = false;
-      });
-      if (!known || at.length === 0) continue;
-      const allowed = new Set<Value>();
-      for (const atom of this.env.facts.query(c.name, pattern)) {
-        const v = atom.args[at[0]];
-        if (at.every((i) => atom.args[i] === v)) allowed.add(v);
+    return this.keep(candidates, allowed, type);
+  }
+
+  /**
+   * The values of `target` that can make `e` true, as far as its atoms say
+   * (`undefined`: it does not say): a conjunction what every conjunct that
+   * does allows, a disjunction the values each disjunct allows (when every one
+   * does), an atom the facts that match it, an `exists` its body, with the
+   * `hidden` variables (those of the quantifiers passed) matching anything.
+   */
+  private allowedBy(
+    e: Expr,
+    target: string,
+    scope: Scope,
+    hidden: ReadonlySet<string>,
+  ): Set<Value> | undefined {
+    if (e.kind === "binary" && e.op === "or") {
+      const union = new Set<Value>();
+      for (const d of disjuncts(e)) {
+        const part = this.allowedBy(d, target, scope, hidden);
+        if (part === undefined) return undefined;
+        for (const v of part) union.add(v);
       }
-      return this.keep(candidates, allowed, type);
+      return union;
     }
-    return candidates;
+    if (e.kind === "binary" && e.op === "and") {
+      // What every conjunct that says something allows.
+      let both: Set<Value> | undefined;
+      for (const c of conjuncts(e)) {
+        const part = this.allowedBy(c, target, scope, hidden);
+        if (part === undefined) continue;
+        both = both === undefined ? part : new Set([...both].filter((v) => part.has(v)));
+        if (both.size === 0) break;
+      }
+      return both;
+    }
+    if (e.kind === "quant" && e.op === "exists" && e.var !== target) {
+      return this.allowedBy(e.body, target, scope, new Set([...hidden, e.var]));
+    }
+    if (e.kind !== "call" || !own(this.env.vocab.predicates, e.name)) return undefined;
+    const at: number[] = [];
+    const pattern: (AtomArg | null)[] = [];
+    for (const [i, a] of e.args.entries()) {
+      if (a.kind === "var" && a.name === target && !hidden.has(a.name)) {
+        at.push(i);
+        pattern.push(null);
+      } else if (a.kind === "var" && hidden.has(a.name)) pattern.push(null);
+      else if (a.kind === "var" && scope.has(a.name)) {
+        const v = scope.get(a.name);
+        if (typeof v !== "string" && typeof v !== "number") return undefined;
+        pattern.push(v);
+      } else if (a.kind === "str" || a.kind === "num") pattern.push(a.value);
+      else return undefined;
+    }
+    if (at.length === 0) return undefined;
+    const allowed = new Set<Value>();
+    for (const atom of this.env.facts.query(e.name, pattern)) {
+      const v = atom.args[at[0]];
+      if (at.every((i) => atom.args[i] === v)) allowed.add(v);
+    }
+    return allowed;
   }
 
   /** The candidates a quantifier ranges over, in a deterministic order. */
@@ -480,11 +515,15 @@ class Evaluator {
       inner.value = c;
       return this.bool(e.body, inner, `Body of "${e.op}" must be a boolean`);
     };
+    // A body that does not read the variable is the same for every
+    // candidate (`exists(w: T, move(u, v))`): tried once.
+    const once = (e.op === "exists" || e.op === "forall") && candidates.length > 1 &&
+      !bodyReads(e);
     switch (e.op) {
       case "exists":
-        return candidates.some(holds);
+        return once ? holds(candidates[0]) : candidates.some(holds);
       case "forall":
-        return candidates.every(holds);
+        return once ? holds(candidates[0]) : candidates.every(holds);
       case "select_all":
         return candidates.filter(holds);
       case "select_one": {
@@ -513,6 +552,14 @@ function disjuncts(e: Expr): Expr[] {
 }
 
 const freeVarsOf = new WeakMap<Expr, string[]>();
+
+/** Whether a quantifier's body reads its variable; kept per expression. */
+function bodyReads(e: Extract<Expr, { kind: "quant" }>): boolean {
+  let reads = bodyReadsOf.get(e);
+  if (reads === undefined) bodyReadsOf.set(e, reads = freeVars(e.body).has(e.var));
+  return reads;
+}
+const bodyReadsOf = new WeakMap<Expr, boolean>();
 
 /** The values of the scope variables `e` reads (bound ones excepted), as text. */
 function freeScope(e: Expr, scope: Scope, bound: readonly string[]): string[] {

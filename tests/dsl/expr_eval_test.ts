@@ -275,6 +275,66 @@ Deno.test("a quantifier narrowed by the facts keeps the domain's order, whatever
   );
 });
 
+Deno.test("a quantifier whose body does not read its variable is tried once", () => {
+  // 40 x 40 x 40 candidates if each were tried; the inner bodies never
+  // read `b` or `c`, so 40 x 3 iterations are enough.
+  const types: Record<string, string> = {};
+  for (let i = 0; i < 40; i++) types[`item ${i}`] = "Item";
+  const facts = new FactStore([], types);
+  const source = "exists(a: Item, exists(b: Item, forall(c: Item, a == 'item 39')))";
+  const r = evalExpr(parse(source), { vocab: VOCAB, facts, scope: {}, source, budget: 120 });
+  assertEquals(r, { ok: true, value: true });
+  // Where a body reads its variable, every candidate is tried as before.
+  const reads = "exists(a: Item, exists(b: Item, forall(c: Item, a == b and c == 'x')))";
+  const tried = evalExpr(parse(reads), { vocab: VOCAB, facts, scope: {}, budget: 120 });
+  assert(!tried.ok);
+});
+
+Deno.test("an atom inside an exists of the body narrows a quantifier, its variable matching anything", () => {
+  // Forty items, three of them in some receptacle: `x` with some `r`
+  // holding it is looked up through `contains(r, x)`, `r` matching any.
+  const types: Record<string, string> = {};
+  for (let i = 0; i < 40; i++) types[`item ${i}`] = "Item";
+  for (const r of ["box 1", "box 2"]) types[r] = "Receptacle";
+  const facts = new FactStore([
+    { pred: "contains", args: ["box 2", "item 30"] },
+    { pred: "contains", args: ["box 1", "item 4"] },
+    { pred: "contains", args: ["box 1", "item 17"] },
+    { pred: "at", args: ["item 17", "box 1"] },
+  ], types);
+  const evaluate = (source: string, budget?: number) => {
+    const r = evalExpr(parse(source), { vocab: VOCAB, facts, scope: {}, source, budget });
+    if (!r.ok) throw new Error(r.error.message);
+    return r.value;
+  };
+  const source = "select_all(x: Item, exists(r: Receptacle, contains(r, x)))";
+  // Three candidates, each with two receptacles: well within 20 iterations.
+  assertEquals(evaluate(source, 20), ["item 4", "item 17", "item 30"]);
+  assertEquals(evaluate("select_all(x: Item, not not exists(r: Receptacle, contains(r, x)))"), [
+    "item 4",
+    "item 17",
+    "item 30",
+  ]);
+  // Both conjuncts narrow: what each allows.
+  assertEquals(
+    evaluate("select_all(x: Item, exists(r: Receptacle, contains(r, x) and at(x, r)))", 20),
+    ["item 17"],
+  );
+  // A disjunction narrows to what its disjuncts allow, each through its own quantifier.
+  assertEquals(
+    evaluate(
+      "select_all(x: Item, exists(r: Receptacle, at(x, r)) or exists(r: Receptacle, contains('box 2', x)))",
+      20,
+    ),
+    ["item 17", "item 30"],
+  );
+  // A quantifier that rebinds the variable hides it: nothing narrows.
+  assertEquals(
+    (evaluate("select_all(x: Item, exists(x: Item, contains('box 2', x)))") as Value[]).length,
+    40,
+  );
+});
+
 Deno.test("evalExpr: a type's objects are read again once the facts declare another", () => {
   // What evaluations keep between them (each type's objects, their places)
   // must follow the facts: the same store, evaluated before and after.

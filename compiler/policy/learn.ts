@@ -221,6 +221,8 @@ class Learner {
   readonly #decidedOtherwise: number[] = [];
   /** The work past which no further rule is searched for. */
   #workLimit: number;
+  /** Where the search under way stops (its share of the work left). */
+  #searchLimit = Infinity;
   readonly #explain?: (line: string) => void;
   readonly #trivialCache = new Map<string, boolean>();
   readonly #params = new WeakMap<Conjunction, number>();
@@ -322,6 +324,7 @@ class Learner {
     this.#pursueGoals(rules);
     this.#purposeMoves(rules, bases);
     this.#mirrorMoverRules(rules, bases);
+    this.#seekRules(rules, held, remaining);
     remaining = this.#tolerate(rules, remaining, starts);
     this.#relaxKinds(rules, held);
     this.#relaxGoals(rules);
@@ -367,8 +370,13 @@ class Learner {
       let best: Scored & { action: string } | undefined;
       const keys = new Set(remaining.map((i) => keyOf(this.examples[i])));
       const unfound: string[] = [];
-      for (const key of keys) {
+      const order = [...keys];
+      for (const [k, key] of order.entries()) {
         const action = variants.get(key) ?? key;
+        // Each search of a round gets an equal share of the work left, so
+        // that one costly action does not leave the others unsearched.
+        this.#searchLimit = this.#work +
+          Math.max(0, this.#workLimit - this.#work) / (order.length - k);
         const found = this.#search(bases.get(key)!, action, remaining);
         if (found) earlier.set(key, { ...found, action });
         else unfound.push(key);
@@ -783,6 +791,122 @@ class Learner {
         return;
       }
     });
+  }
+
+  /**
+   * Rules that head for where another rule acts, for a mover none of whose
+   * rules has a reason to go somewhere and whose steps the list leaves
+   * undecided: "move closer to a place where the
+   * putdown rule's condition holds, its mover's atom aside" (the place the
+   * held key is wanted). The search seldom finds such a rule itself: "closer
+   * to" needs a target and what ties it to the state, three literals no
+   * single one of which is a good step. Each that takes a few of those
+   * decisions goes at the first place in the list where it takes at least
+   * a few decisions and decides at most a
+   * fifth of them otherwise than the expert; the step's condition is what
+   * held at every demonstrated use (the next place open).
+   */
+  #seekRules(
+    rules: PolicyRule[],
+    held: ReadonlyMap<string, Conjunction>,
+    uncovered: readonly number[],
+  ): void {
+    this.#movers.forEach((mover, m) => {
+      const closerPred = `${CLOSER}${m}`;
+      const own = (action: string) => mover.steps.some((st) => st.action === action);
+      if (
+        rules.some((r) => own(r.action) && r.condition.literals.some((l) => l.pred === closerPred))
+      ) {
+        return;
+      }
+      // Only where the list leaves the mover's steps undecided.
+      const left = uncovered.filter((i) => own(this.examples[i].action));
+      if (left.length === 0) return;
+      const moved = mover.key.slice(0, mover.key.lastIndexOf("/"));
+      const position = Number(mover.key.slice(mover.key.lastIndexOf("/") + 1));
+      for (const step of mover.steps) {
+        const base = held.get(step.action);
+        if (!base) continue;
+        const n = base.types.length;
+        for (const target of [...rules]) {
+          if (own(target.action)) continue;
+          const params = this.vocab.actions[target.action].params.length;
+          // Where the mover is, said twice (`at_robot(x1)`, `at_robot(p)`),
+          // is one place: the variables become one before the atoms go.
+          const same = new Map<number, number>();
+          const at = new Map<string, number>();
+          for (const l of target.condition.literals) {
+            if (l.pred !== moved || l.negated || l.none !== undefined) continue;
+            const rest = l.args.filter((_, i) => i !== position).join(",");
+            const v = l.args[position];
+            const first = at.get(rest);
+            // The lower variable stands for both (a parameter, of its declared type).
+            if (first === undefined) at.set(rest, v);
+            else if (first < v) same.set(v, first);
+            else {
+              same.set(first, v);
+              at.set(rest, v);
+            }
+          }
+          const one = (v: number) => n + (same.get(v) ?? v);
+          const literals = target.condition.literals.filter((l) =>
+            l.pred !== moved && !l.pred.startsWith(CLOSER)
+          ).map((l) => renameLiteral(l, one));
+          if (literals.length === target.condition.literals.length) continue;
+          for (let j = 0; j < params; j++) {
+            if (!this.#types.fits(target.condition.types[j], mover.type)) continue;
+            // A target the rest of the condition says nothing of is any place.
+            const t = one(j);
+            if (!literals.some((l) => !l.negated && l.none === undefined && l.args.includes(t))) {
+              continue;
+            }
+            const condition: Conjunction = {
+              types: [...base.types, ...target.condition.types],
+              literals: [
+                ...base.literals,
+                ...literals,
+                { pred: closerPred, args: [step.to, step.from, t], negated: false },
+              ],
+            };
+            this.#params.set(condition, n);
+            const takes = this.#score(condition, step.action, left).pos.length;
+            if (takes === 0) continue;
+            this.#placeTolerated(rules, { action: step.action, condition, covers: 0, fires: 0 });
+          }
+        }
+      }
+    });
+  }
+
+  /**
+   * Puts `rule` at the first place in the list where it takes decisions,
+   * none otherwise than the expert, or at least `TOLERATED_MIN` and at most
+   * `TOLERANCE` of them otherwise, unless a rule of its action and condition
+   * is there already; says whether it did.
+   */
+  #placeTolerated(rules: PolicyRule[], rule: PolicyRule): boolean {
+    const key = ruleKey(rule);
+    if (rules.some((r) => ruleKey(r) === key)) return false;
+    for (let k = 0; k <= rules.length; k++) {
+      const scored = this.#score(rule.condition, rule.action, this.#reaching(rules, k));
+      const { pos, neg } = scored;
+      const consistent = neg.length === 0 && pos.length > 0;
+      if (!consistent && (pos.length < TOLERATED_MIN || neg.length > TOLERANCE * pos.length)) {
+        continue;
+      }
+      rules.splice(k, 0, {
+        ...rule,
+        covers: scored.pos.length,
+        fires: scored.fires.length,
+        ...(scored.neg.length > 0 ? { otherwise: scored.neg.length } : {}),
+      });
+      this.#decidedOtherwise.push(...scored.neg);
+      this.#explain?.(
+        `policy rule ${k + 1} heads for where another rule acts: ${this.#ruleText(rules[k])}`,
+      );
+      return true;
+    }
+    return false;
   }
 
   /**
@@ -1338,9 +1462,9 @@ class Learner {
     for (let depth = 0; depth < this.#maxLiterals && beam.length > 0; depth++) {
       const children: Scored[] = [];
       for (const parent of beam) {
-        if (this.#work > this.#workLimit) break;
+        if (this.#work > this.#searchLimit) break;
         for (const ext of this.#extensions(parent.condition, action)) {
-          if (this.#work > this.#workLimit) break;
+          if (this.#work > this.#searchLimit) break;
           const added = ext.literals.map(literalKey);
           if (added.some((k) => parent.keys.has(k))) continue;
           const kept = ext.replace === undefined

@@ -694,6 +694,33 @@ Deno.test("a rule found before the search's budget is spent is still taken", asy
   assert.ok(policy.rules.some((r) => r.action === "take"));
 });
 
+Deno.test("where the search's budget leaves the walk undecided, the walk heads for where another rule acts", async () => {
+  const maps: Record<string, string[]> = { p1: ["G..A.P"], p2: ["P.A..G"], p3: [".GA..P."] };
+  const kit = kitOf("fetch", FETCH_DOMAIN, maps, fetchProblem);
+  const traces: Trace[] = [];
+  for (const id of ["fetch/p1", "fetch/p2", "fetch/p3"]) {
+    traces.push(...await generateExpertTraces(kit, [{ id }], { envOptions: LEARNED }));
+  }
+  const learned = withEnvOptions(kit, LEARNED);
+  const { grounded } = segmentGroups(traces, learned);
+  const lines: string[] = [];
+  const policy = learnPolicy(
+    policyExamples(grounded, learned.vocabulary),
+    grounded,
+    learned.vocabulary,
+    { maxWork: WALK_BUDGET, explain: (line) => lines.push(line) },
+  );
+  assert.ok(lines.some((l) => l.includes("work budget")), lines.join("\n"));
+  // Towards where the parcel lies (take), and where it goes (put).
+  const seek = lines.filter((l) => l.includes("heads for where another rule acts"));
+  assert.ok(seek.some((l) => /lies\(/.test(l) && /distance/.test(l)), lines.join("\n"));
+  const walks = policy.uncovered.filter((e) => e.action.startsWith("go"));
+  assert.deepEqual(walks.map((e) => `${e.action} ${e.args.join(" ")}`), []);
+});
+
+/** A search budget the fetch demonstrations' first searches spend. */
+const WALK_BUDGET = 30000;
+
 /** Cranes that stay at their docks lift the crates lying there and stow them. */
 const DOCKS_DOMAIN = `
 (define (domain docks)

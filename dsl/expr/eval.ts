@@ -431,11 +431,14 @@ class Evaluator {
   }
 
   /**
-   * The values of `target` that can make `e` true, as far as its atoms say
-   * (`undefined`: it does not say): a conjunction what every conjunct that
-   * does allows, a disjunction the values each disjunct allows (when every one
-   * does), an atom the facts that match it, an `exists` its body, with the
-   * `hidden` variables (those of the quantifiers passed) matching anything.
+   * The values of `target` that can make `e` true, as far as an atom with a
+   * known argument says (`undefined`: none says; an atom whose other
+   * arguments all match anything would allow much at a high price): a
+   * conjunction what its first conjunct that says allows (its own atoms
+   * tried first), a disjunction the values each disjunct allows (when every
+   * one does), an atom the facts that match it, an `exists` its body, with
+   * the `hidden` variables (those of the quantifiers passed) matching
+   * anything.
    */
   private allowedBy(
     e: Expr,
@@ -453,15 +456,18 @@ class Evaluator {
       return union;
     }
     if (e.kind === "binary" && e.op === "and") {
-      // What every conjunct that says something allows.
-      let both: Set<Value> | undefined;
-      for (const c of conjuncts(e)) {
+      const all = conjuncts(e);
+      for (const c of all) {
+        if (c.kind !== "call") continue;
         const part = this.allowedBy(c, target, scope, hidden);
-        if (part === undefined) continue;
-        both = both === undefined ? part : new Set([...both].filter((v) => part.has(v)));
-        if (both.size === 0) break;
+        if (part !== undefined) return part;
       }
-      return both;
+      for (const c of all) {
+        if (c.kind === "call") continue;
+        const part = this.allowedBy(c, target, scope, hidden);
+        if (part !== undefined) return part;
+      }
+      return undefined;
     }
     if (e.kind === "quant" && e.op === "exists" && e.var !== target) {
       return this.allowedBy(e.body, target, scope, new Set([...hidden, e.var]));
@@ -469,19 +475,26 @@ class Evaluator {
     if (e.kind !== "call" || !own(this.env.vocab.predicates, e.name)) return undefined;
     const at: number[] = [];
     const pattern: (AtomArg | null)[] = [];
+    let known = false;
+    let wild = false;
     for (const [i, a] of e.args.entries()) {
       if (a.kind === "var" && a.name === target && !hidden.has(a.name)) {
         at.push(i);
         pattern.push(null);
-      } else if (a.kind === "var" && hidden.has(a.name)) pattern.push(null);
-      else if (a.kind === "var" && scope.has(a.name)) {
+      } else if (a.kind === "var" && hidden.has(a.name)) {
+        pattern.push(null);
+        wild = true;
+      } else if (a.kind === "var" && scope.has(a.name)) {
         const v = scope.get(a.name);
         if (typeof v !== "string" && typeof v !== "number") return undefined;
         pattern.push(v);
-      } else if (a.kind === "str" || a.kind === "num") pattern.push(a.value);
-      else return undefined;
+        known = true;
+      } else if (a.kind === "str" || a.kind === "num") {
+        pattern.push(a.value);
+        known = true;
+      } else return undefined;
     }
-    if (at.length === 0) return undefined;
+    if (at.length === 0 || (wild && !known)) return undefined;
     const allowed = new Set<Value>();
     for (const atom of this.env.facts.query(e.name, pattern)) {
       const v = atom.args[at[0]];

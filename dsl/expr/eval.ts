@@ -421,7 +421,9 @@ class Evaluator {
     candidates: readonly Value[],
   ): readonly Value[] {
     if (candidates.length < NARROW_FROM) return candidates;
-    const allowed = this.allowedBy(e.body, e.var, scope, new Set());
+    // Atoms with a known argument first; those with none only where no such atom says.
+    const allowed = this.allowedBy(e.body, e.var, scope, new Set(), false) ??
+      this.allowedBy(e.body, e.var, scope, new Set(), true);
     if (allowed === undefined) return candidates;
     // The candidates are the type's own objects, in its order.
     const type = e.domain.kind === "type" && candidates === this.#domains.get(e.domain.type)?.list
@@ -431,25 +433,26 @@ class Evaluator {
   }
 
   /**
-   * The values of `target` that can make `e` true, as far as an atom with a
-   * known argument says (`undefined`: none says; an atom whose other
-   * arguments all match anything would allow much at a high price): a
-   * conjunction what its first conjunct that says allows (its own atoms
-   * tried first), a disjunction the values each disjunct allows (when every
-   * one does), an atom the facts that match it, an `exists` its body, with
-   * the `hidden` variables (those of the quantifiers passed) matching
-   * anything.
+   * The values of `target` that can make `e` true, as far as its atoms say
+   * (`undefined`: none says): a conjunction what its first conjunct that
+   * says allows (its own atoms tried first), a disjunction the values each
+   * disjunct allows (when every one does), an atom the facts that match it,
+   * an `exists` its body, with the `hidden` variables (those of the
+   * quantifiers passed) matching anything. An atom whose other arguments
+   * all match anything (`at(k, x)`, `k` hidden) says only with `wild`, and
+   * is looked up once per evaluation: it allows much, and at a price.
    */
   private allowedBy(
     e: Expr,
     target: string,
     scope: Scope,
     hidden: ReadonlySet<string>,
+    wild: boolean,
   ): Set<Value> | undefined {
     if (e.kind === "binary" && e.op === "or") {
       const union = new Set<Value>();
       for (const d of disjuncts(e)) {
-        const part = this.allowedBy(d, target, scope, hidden);
+        const part = this.allowedBy(d, target, scope, hidden, wild);
         if (part === undefined) return undefined;
         for (const v of part) union.add(v);
       }
@@ -459,31 +462,31 @@ class Evaluator {
       const all = conjuncts(e);
       for (const c of all) {
         if (c.kind !== "call") continue;
-        const part = this.allowedBy(c, target, scope, hidden);
+        const part = this.allowedBy(c, target, scope, hidden, wild);
         if (part !== undefined) return part;
       }
       for (const c of all) {
         if (c.kind === "call") continue;
-        const part = this.allowedBy(c, target, scope, hidden);
+        const part = this.allowedBy(c, target, scope, hidden, wild);
         if (part !== undefined) return part;
       }
       return undefined;
     }
     if (e.kind === "quant" && e.op === "exists" && e.var !== target) {
-      return this.allowedBy(e.body, target, scope, new Set([...hidden, e.var]));
+      return this.allowedBy(e.body, target, scope, new Set([...hidden, e.var]), wild);
     }
     if (e.kind !== "call" || !own(this.env.vocab.predicates, e.name)) return undefined;
     const at: number[] = [];
     const pattern: (AtomArg | null)[] = [];
     let known = false;
-    let wild = false;
+    let open = false;
     for (const [i, a] of e.args.entries()) {
       if (a.kind === "var" && a.name === target && !hidden.has(a.name)) {
         at.push(i);
         pattern.push(null);
       } else if (a.kind === "var" && hidden.has(a.name)) {
         pattern.push(null);
-        wild = true;
+        open = true;
       } else if (a.kind === "var" && scope.has(a.name)) {
         const v = scope.get(a.name);
         if (typeof v !== "string" && typeof v !== "number") return undefined;
@@ -494,14 +497,23 @@ class Evaluator {
         known = true;
       } else return undefined;
     }
-    if (at.length === 0 || (wild && !known)) return undefined;
+    if (at.length === 0) return undefined;
+    const looseKey = open && !known ? `${e.name}\u0001${at.join(",")}` : undefined;
+    if (looseKey !== undefined) {
+      if (!wild) return undefined;
+      const kept = this.#loose.get(looseKey);
+      if (kept !== undefined) return kept;
+    }
     const allowed = new Set<Value>();
     for (const atom of this.env.facts.query(e.name, pattern)) {
       const v = atom.args[at[0]];
       if (at.every((i) => atom.args[i] === v)) allowed.add(v);
     }
+    if (looseKey !== undefined) this.#loose.set(looseKey, allowed);
     return allowed;
   }
+  /** The values atoms with no known argument allow, per predicate and places of the variable. */
+  readonly #loose = new Map<string, Set<Value>>();
 
   /** The candidates a quantifier ranges over, in a deterministic order. */
   private domain(e: Extract<Expr, { kind: "quant" }>, scope: Scope): readonly Value[] {

@@ -315,8 +315,8 @@ Deno.test("an atom inside an exists of the body narrows a quantifier, its variab
     "item 4",
     "item 17",
   ]);
-  // An atom whose other arguments all match anything does not narrow (it
-  // would allow much, at a price); the answer is the same.
+  // An atom whose other arguments all match anything narrows only where no
+  // atom with a known argument does (looked up once per evaluation).
   assertEquals(
     evaluate("select_all(x: Item, exists(r: Receptacle, at(x, r) and r == 'box 1'))"),
     ["item 17"],

@@ -796,15 +796,14 @@ class Learner {
   /**
    * Rules that head for where another rule acts, for a mover none of whose
    * rules has a reason to go somewhere and whose steps the list leaves
-   * undecided: "move closer to a place where the
-   * putdown rule's condition holds, its mover's atom aside" (the place the
-   * held key is wanted). The search seldom finds such a rule itself: "closer
-   * to" needs a target and what ties it to the state, three literals no
-   * single one of which is a good step. Each that takes a few of those
-   * decisions goes at the first place in the list where it takes at least
-   * a few decisions and decides at most a
-   * fifth of them otherwise than the expert; the step's condition is what
-   * held at every demonstrated use (the next place open).
+   * undecided: "move closer to a place where the putdown rule's condition
+   * holds, its mover's atom aside" (the place the held key is wanted). The
+   * search seldom finds such a rule itself: "closer to" needs a target and
+   * what ties it to the state, three literals no single one of which is a
+   * good step. Each that takes a few of those decisions goes at the first
+   * place in the list where it takes decisions and decides none, or at most
+   * a fifth of at least a few, otherwise than the expert; the step's
+   * condition is what held at every demonstrated use (the next place open).
    */
   #seekRules(
     rules: PolicyRule[],

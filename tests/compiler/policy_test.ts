@@ -15,7 +15,7 @@ import type { Trace } from "../../dsl/trace.ts";
 import { type EnvironmentKit, withEnvOptions } from "../../runtime/environment.ts";
 import { compileTraces } from "../../compiler/compile.ts";
 import { segmentGroups } from "../../compiler/induce.ts";
-import { learnPolicy, policyExamples, ruleText } from "../../compiler/policy/learn.ts";
+import { learnPolicy, type Policy, policyExamples, ruleText } from "../../compiler/policy/learn.ts";
 import { compileSkills } from "../../runtime/store/library.ts";
 import { runAgent } from "../../runtime/agent/mod.ts";
 import { drainAgent } from "../runtime/_agent_fixtures.ts";
@@ -668,7 +668,11 @@ Deno.test("a detour in one demonstration does not hide the strategy the other de
   assert.match(policy, /decisions \([1-9]\d* of them not reproduced\)/);
 });
 
-Deno.test("a rule found before the search's budget is spent is still taken", async () => {
+/**
+ * The decision list learned from three short fetch corridors with a search
+ * budget their first searches spend, and the learner's explanation lines.
+ */
+async function fetchPolicyOnBudget(): Promise<{ policy: Policy; lines: string[] }> {
   const maps: Record<string, string[]> = { p1: ["G..A.P"], p2: ["P.A..G"], p3: [".GA..P."] };
   const kit = kitOf("fetch", FETCH_DOMAIN, maps, fetchProblem);
   const traces: Trace[] = [];
@@ -678,16 +682,18 @@ Deno.test("a rule found before the search's budget is spent is still taken", asy
   const learned = withEnvOptions(kit, LEARNED);
   const { grounded } = segmentGroups(traces, learned);
   const lines: string[] = [];
-  // A budget the first rule's search spends: that search also found when to take the parcel.
   const policy = learnPolicy(
     policyExamples(grounded, learned.vocabulary),
     grounded,
     learned.vocabulary,
-    {
-      maxWork: 30000,
-      explain: (line) => lines.push(line),
-    },
+    { maxWork: 30000, explain: (line) => lines.push(line) },
   );
+  return { policy, lines };
+}
+
+Deno.test("a rule found before the search's budget is spent is still taken", async () => {
+  // The first rule's search spends the budget: that search also found when to take the parcel.
+  const { policy, lines } = await fetchPolicyOnBudget();
   const spent = lines.findIndex((l) => l.includes("work budget"));
   const take = lines.findIndex((l) => /^policy rule \d+: take\(/.test(l));
   assert.ok(spent >= 0 && take > spent, lines.join("\n"));
@@ -695,21 +701,7 @@ Deno.test("a rule found before the search's budget is spent is still taken", asy
 });
 
 Deno.test("where the search's budget leaves the walk undecided, the walk heads for where another rule acts", async () => {
-  const maps: Record<string, string[]> = { p1: ["G..A.P"], p2: ["P.A..G"], p3: [".GA..P."] };
-  const kit = kitOf("fetch", FETCH_DOMAIN, maps, fetchProblem);
-  const traces: Trace[] = [];
-  for (const id of ["fetch/p1", "fetch/p2", "fetch/p3"]) {
-    traces.push(...await generateExpertTraces(kit, [{ id }], { envOptions: LEARNED }));
-  }
-  const learned = withEnvOptions(kit, LEARNED);
-  const { grounded } = segmentGroups(traces, learned);
-  const lines: string[] = [];
-  const policy = learnPolicy(
-    policyExamples(grounded, learned.vocabulary),
-    grounded,
-    learned.vocabulary,
-    { maxWork: WALK_BUDGET, explain: (line) => lines.push(line) },
-  );
+  const { policy, lines } = await fetchPolicyOnBudget();
   assert.ok(lines.some((l) => l.includes("work budget")), lines.join("\n"));
   // Towards where the parcel lies (take), and where it goes (put).
   const seek = lines.filter((l) => l.includes("heads for where another rule acts"));
@@ -717,9 +709,6 @@ Deno.test("where the search's budget leaves the walk undecided, the walk heads f
   const walks = policy.uncovered.filter((e) => e.action.startsWith("go"));
   assert.deepEqual(walks.map((e) => `${e.action} ${e.args.join(" ")}`), []);
 });
-
-/** A search budget the fetch demonstrations' first searches spend. */
-const WALK_BUDGET = 30000;
 
 /** Cranes that stay at their docks lift the crates lying there and stow them. */
 const DOCKS_DOMAIN = `

@@ -881,18 +881,44 @@ class Learner {
    * Puts `rule` at the first place in the list where it takes decisions,
    * none otherwise than the expert, or at least `TOLERATED_MIN` and at most
    * `TOLERANCE` of them otherwise, unless a rule of its action and condition
-   * is there already; says whether it did.
+   * is there already.
    */
-  #placeTolerated(rules: PolicyRule[], rule: PolicyRule): boolean {
+  #placeTolerated(rules: PolicyRule[], rule: PolicyRule): void {
     const key = ruleKey(rule);
-    if (rules.some((r) => ruleKey(r) === key)) return false;
-    for (let k = 0; k <= rules.length; k++) {
-      const scored = this.#score(rule.condition, rule.action, this.#reaching(rules, k));
-      const { pos, neg } = scored;
-      const consistent = neg.length === 0 && pos.length > 0;
-      if (!consistent && (pos.length < TOLERATED_MIN || neg.length > TOLERANCE * pos.length)) {
-        continue;
+    if (rules.some((r) => ruleKey(r) === key)) return;
+    this.#placeFirst(
+      rules,
+      rule,
+      0,
+      ({ pos, neg }) =>
+        (neg.length === 0 && pos.length > 0) ||
+        (pos.length >= TOLERATED_MIN && neg.length <= TOLERANCE * pos.length),
+      "heads for where another rule acts",
+    );
+  }
+
+  /**
+   * Puts `rule` at the first place from `start` on where what it decides of
+   * the demonstrated decisions reaching that place `accepts`, with what it
+   * takes and decides otherwise there; says `why` with `--explain`. The
+   * decisions reaching each place are those reaching the one before that
+   * its rule does not act in.
+   */
+  #placeFirst(
+    rules: PolicyRule[],
+    rule: PolicyRule,
+    start: number,
+    accepts: (scored: Scored) => boolean,
+    why: string,
+  ): void {
+    let reaching = this.#reaching(rules, start);
+    for (let k = start; k <= rules.length; k++) {
+      if (k > start) {
+        const before = rules[k - 1].condition;
+        reaching = reaching.filter((i) => !satisfiable(before, this.#index[i]));
       }
+      const scored = this.#score(rule.condition, rule.action, reaching);
+      if (!accepts(scored)) continue;
       rules.splice(k, 0, {
         ...rule,
         covers: scored.pos.length,
@@ -900,12 +926,9 @@ class Learner {
         ...(scored.neg.length > 0 ? { otherwise: scored.neg.length } : {}),
       });
       this.#decidedOtherwise.push(...scored.neg);
-      this.#explain?.(
-        `policy rule ${k + 1} heads for where another rule acts: ${this.#ruleText(rules[k])}`,
-      );
-      return true;
+      this.#explain?.(`policy rule ${k + 1} ${why}: ${this.#ruleText(rules[k])}`);
+      return;
     }
-    return false;
   }
 
   /**
@@ -949,22 +972,13 @@ class Learner {
           );
           if (known) continue;
           const start = rules.indexOf(rule) + 1;
-          for (let k = start; k <= rules.length; k++) {
-            const scored = this.#score(condition, b.action, this.#reaching(rules, k));
-            if (scored.neg.length > 0) continue;
-            rules.splice(k, 0, {
-              action: b.action,
-              condition,
-              covers: scored.pos.length,
-              fires: scored.fires.length,
-            });
-            this.#explain?.(
-              `policy rule ${k + 1} moves the other way for rule ${start}'s reason: ${
-                this.#ruleText(rules[k])
-              }`,
-            );
-            break;
-          }
+          this.#placeFirst(
+            rules,
+            { action: b.action, condition, covers: 0, fires: 0 },
+            start,
+            (scored) => scored.neg.length === 0,
+            `moves the other way for rule ${start}'s reason`,
+          );
         }
       }
     }

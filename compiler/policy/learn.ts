@@ -219,6 +219,8 @@ class Learner {
   #tolerance = 0;
   /** The demonstrated decisions rules learned while tolerating decide otherwise. */
   readonly #decidedOtherwise: number[] = [];
+  /** Rules that head for where another rule acts, a jump away (see `#seekRules`). */
+  readonly #seeking = new Set<PolicyRule>();
   /** The work past which no further rule is searched for. */
   #workLimit: number;
   /** Where the search under way stops (its share of the work left). */
@@ -229,6 +231,8 @@ class Learner {
   /** Computed predicates (closer literals), filled once the movers are known. */
   readonly #derived = new Map<string, Derived>();
   #movers: Mover[] = [];
+  /** Movers whose steps join any two places (see `findMovers`'s `linked`). */
+  #jumps: Mover[] = [];
   #chains: Chain[] = [];
   /** Each action's observed preconditions (as literal keys, every type's). */
   readonly #baseKeys = new Map<string, string[]>();
@@ -627,6 +631,9 @@ class Learner {
     const out: PolicyRule[] = [];
     for (const rule of rules) {
       out.push(rule);
+      // A rule that heads for where another acts goes where that rule's
+      // own copy acts on any kind (a plane flies only to an airport).
+      if (this.#seeking.has(rule)) continue;
       // Only what held in every demonstrated use (the observed
       // preconditions): a kind the search chose tells decisions apart.
       const base = new Set(this.#baseKeys.get(rule.action) ?? []);
@@ -804,12 +811,19 @@ class Learner {
    * place in the list where it takes decisions and decides none, or at most
    * a fifth of at least a few, otherwise than the expert; the step's
    * condition is what held at every demonstrated use (the next place open).
+   * A mover that goes from any place to any other (a truck between depots)
+   * goes to the target itself ("drive to where a hoist holds a crate the
+   * truck could load"), whichever of its steps the list decides: its rules
+   * learned from a few drives name what those drives happened to have.
+   * Such a rule comes after the rule it heads for: a truck where a crate
+   * waits loads it before it drives to where another waits.
    */
   #seekRules(
     rules: PolicyRule[],
     held: ReadonlyMap<string, Conjunction>,
     uncovered: readonly number[],
   ): void {
+    const all = this.examples.map((_, i) => i);
     this.#movers.forEach((mover, m) => {
       const closerPred = `${CLOSER}${m}`;
       const own = (action: string) => mover.steps.some((st) => st.action === action);
@@ -818,83 +832,169 @@ class Learner {
       ) {
         return;
       }
-      // Only where the list leaves the mover's steps undecided.
-      const left = uncovered.filter((i) => own(this.examples[i].action));
-      if (left.length === 0) return;
-      const moved = mover.key.slice(0, mover.key.lastIndexOf("/"));
-      const position = Number(mover.key.slice(mover.key.lastIndexOf("/") + 1));
-      for (const step of mover.steps) {
-        const base = held.get(step.action);
-        if (!base) continue;
-        const n = base.types.length;
-        for (const target of [...rules]) {
-          if (own(target.action)) continue;
-          const params = this.vocab.actions[target.action].params.length;
-          // Where the mover is, said twice (`at_robot(x1)`, `at_robot(p)`),
-          // is one place: the variables become one before the atoms go.
-          const same = new Map<number, number>();
-          const at = new Map<string, number>();
-          for (const l of target.condition.literals) {
-            if (l.pred !== moved || l.negated || l.none !== undefined) continue;
-            const rest = l.args.filter((_, i) => i !== position).join(",");
-            const v = l.args[position];
-            const first = at.get(rest);
-            // The lower variable stands for both (a parameter, of its declared type).
-            if (first === undefined) at.set(rest, v);
-            else if (first < v) same.set(v, first);
-            else {
-              same.set(first, v);
-              at.set(rest, v);
-            }
-          }
-          const one = (v: number) => n + (same.get(v) ?? v);
-          const literals = target.condition.literals.filter((l) =>
-            l.pred !== moved && !l.pred.startsWith(CLOSER)
-          ).map((l) => renameLiteral(l, one));
-          if (literals.length === target.condition.literals.length) continue;
-          for (let j = 0; j < params; j++) {
-            if (!this.#types.fits(target.condition.types[j], mover.type)) continue;
-            // A target the rest of the condition says nothing of is any place.
-            const t = one(j);
-            if (!literals.some((l) => !l.negated && l.none === undefined && l.args.includes(t))) {
-              continue;
-            }
-            const condition: Conjunction = {
-              types: [...base.types, ...target.condition.types],
-              literals: [
-                ...base.literals,
-                ...literals,
-                { pred: closerPred, args: [step.to, step.from, t], negated: false },
-              ],
-            };
-            this.#params.set(condition, n);
-            const takes = this.#score(condition, step.action, left).pos.length;
-            if (takes === 0) continue;
-            this.#placeTolerated(rules, { action: step.action, condition, covers: 0, fires: 0 });
+      this.#seekFor(rules, held, mover, uncovered, false, (base, _n, literals, step, t) => ({
+        types: base.types,
+        literals: [
+          ...base.literals,
+          ...literals,
+          { pred: closerPred, args: [step.to, step.from, t], negated: false },
+        ],
+      }));
+    });
+    for (const mover of this.#jumps) {
+      this.#seekFor(rules, held, mover, all, true, (base, n, literals, step, t) => {
+        // The target is the step's destination; the target's other
+        // variables follow the step's parameters.
+        const index = new Map<number, number>();
+        for (const l of literals) {
+          for (const v of literalVars(l)) {
+            if (v >= n && v !== t && !index.has(v)) index.set(v, n + index.size);
           }
         }
-      }
-    });
+        const types = base.types.slice(0, n);
+        for (const [v, w] of index) types[w] = base.types[v];
+        // What the target's place must be, the step's base may say already.
+        const out = [...base.literals];
+        const has = new Set(out.map(literalKey));
+        for (const l of literals) {
+          const renamed = renameLiteral(l, (v) => v === t ? step.to : index.get(v) ?? v);
+          if (!has.has(literalKey(renamed))) out.push(renamed);
+          has.add(literalKey(renamed));
+        }
+        return { types, literals: out };
+      });
+    }
   }
 
   /**
-   * Puts `rule` at the first place in the list where it takes decisions,
-   * none otherwise than the expert, or at least `TOLERATED_MIN` and at most
-   * `TOLERANCE` of them otherwise, unless a rule of its action and condition
-   * is there already.
+   * The seek rules of one mover (see `#seekRules`), placed `after` the rule
+   * they head for or anywhere: for each of its steps
+   * and each rule of another action, `condition` joins the step's base (its
+   * `n` variables, then the target rule's), the target rule's literals
+   * without the mover's atom (renamed past the base's variables) and the
+   * target variable `t`.
    */
-  #placeTolerated(rules: PolicyRule[], rule: PolicyRule): void {
+  #seekFor(
+    rules: PolicyRule[],
+    held: ReadonlyMap<string, Conjunction>,
+    mover: Mover,
+    decisions: readonly number[],
+    after: boolean,
+    condition: (
+      base: Conjunction,
+      n: number,
+      literals: Literal[],
+      step: MoverStep,
+      t: number,
+    ) => Conjunction,
+  ): void {
+    const own = (action: string) => mover.steps.some((st) => st.action === action);
+    // Only where the list leaves the mover's steps undecided.
+    const left = decisions.filter((i) => own(this.examples[i].action));
+    if (left.length === 0) return;
+    const moved = mover.key.slice(0, mover.key.lastIndexOf("/"));
+    const position = Number(mover.key.slice(mover.key.lastIndexOf("/") + 1));
+    for (const step of mover.steps) {
+      const base = held.get(step.action);
+      if (!base) continue;
+      const n = base.types.length;
+      // The mover's own atom in the step's base: what else it names (the
+      // truck of `at(truck, from)`) is the mover.
+      const atom = base.literals.find((l) =>
+        l.pred === moved && !l.negated && l.none === undefined && l.args[position] === step.from
+      );
+      if (!atom) continue;
+      const self = atom.args.filter((_, i) => i !== position);
+      for (const target of [...rules]) {
+        if (own(target.action)) continue;
+        const params = this.vocab.actions[target.action].params.length;
+        // The mover's atoms in the target's condition: those of objects that
+        // may be the mover (`at(z, p)` of a truck, not `at(x, p)` of a
+        // hoist), which become the step's own. Where the mover is, said
+        // twice (`at_robot(x1)`, `at_robot(p)`), is one place: the
+        // variables become one before the atoms go.
+        const types = target.condition.types;
+        const fit = (a: string, b: string) => this.#types.fits(a, b) || this.#types.fits(b, a);
+        const same = new Map<number, number>();
+        const at = new Map<string, number>();
+        const mine = new Set<Literal>();
+        for (const l of target.condition.literals) {
+          if (l.pred !== moved) continue;
+          const others = l.args.filter((_, i) => i !== position);
+          // (`none` stands for any object: it may be the mover.)
+          if (!others.every((v, i) => v === NONE || fit(types[v], base.types[self[i]]))) continue;
+          // Where the mover is not goes too: it will be elsewhere.
+          if (l.negated || l.none !== undefined) {
+            mine.add(l);
+            continue;
+          }
+          if (others.some((v, i) => same.has(v) && same.get(v) !== self[i] - n)) continue;
+          others.forEach((v, i) => same.set(v, self[i] - n));
+          mine.add(l);
+          const rest = others.join(",");
+          const v = l.args[position];
+          const first = at.get(rest);
+          // The lower variable stands for both (a parameter, of its declared type).
+          if (first === undefined) at.set(rest, v);
+          else if (first < v) same.set(v, first);
+          else {
+            same.set(first, v);
+            at.set(rest, v);
+          }
+        }
+        const one = (v: number) => n + (same.get(v) ?? v);
+        const literals = target.condition.literals.filter((l) =>
+          !mine.has(l) && !l.pred.startsWith(CLOSER)
+        ).map((l) => renameLiteral(l, one));
+        if (literals.length === target.condition.literals.length) continue;
+        for (let j = 0; j < params; j++) {
+          if (!this.#types.fits(target.condition.types[j], mover.type)) continue;
+          // A target the rest of the condition says nothing of is any place.
+          const t = one(j);
+          if (!literals.some((l) => !l.negated && l.none === undefined && l.args.includes(t))) {
+            continue;
+          }
+          const joined = condition(
+            { types: [...base.types, ...target.condition.types], literals: base.literals },
+            n,
+            literals,
+            step,
+            t,
+          );
+          this.#params.set(joined, n);
+          const takes = this.#score(joined, step.action, left).pos.length;
+          if (takes === 0) continue;
+          this.#placeTolerated(
+            rules,
+            { action: step.action, condition: joined, covers: 0, fires: 0 },
+            after ? target : undefined,
+          );
+        }
+      }
+    }
+  }
+
+  /**
+   * Puts `rule` at the first place in the list (after the rule `after`
+   * it heads for a jump away, if given) where it takes decisions, none
+   * otherwise than the expert, or at least `TOLERATED_MIN` and at most
+   * `TOLERANCE` of them otherwise, unless a rule of its action and condition
+   * is there already. A rule placed after the rule it heads for keeps the
+   * kinds its step had.
+   */
+  #placeTolerated(rules: PolicyRule[], rule: PolicyRule, after?: PolicyRule): void {
     const key = ruleKey(rule);
     if (rules.some((r) => ruleKey(r) === key)) return;
-    this.#placeFirst(
+    const placed = this.#placeFirst(
       rules,
       rule,
-      0,
+      after ? rules.indexOf(after) + 1 : 0,
       ({ pos, neg }) =>
         (neg.length === 0 && pos.length > 0) ||
         (pos.length >= TOLERATED_MIN && neg.length <= TOLERANCE * pos.length),
       "heads for where another rule acts",
     );
+    if (placed && after) this.#seeking.add(placed);
   }
 
   /**
@@ -902,7 +1002,7 @@ class Learner {
    * the demonstrated decisions reaching that place `accepts`, with what it
    * takes and decides otherwise there; says `why` with `--explain`. The
    * decisions reaching each place are those reaching the one before that
-   * its rule does not act in.
+   * its rule does not act in. Returns the rule placed, if any.
    */
   #placeFirst(
     rules: PolicyRule[],
@@ -910,7 +1010,7 @@ class Learner {
     start: number,
     accepts: (scored: Scored) => boolean,
     why: string,
-  ): void {
+  ): PolicyRule | undefined {
     let reaching = this.#reaching(rules, start);
     for (let k = start; k <= rules.length; k++) {
       if (k > start) {
@@ -927,7 +1027,7 @@ class Learner {
       });
       this.#decidedOtherwise.push(...scored.neg);
       this.#explain?.(`policy rule ${k + 1} ${why}: ${this.#ruleText(rules[k])}`);
-      return;
+      return rules[k];
     }
   }
 
@@ -1075,6 +1175,7 @@ class Learner {
       uses.set(e.action, list);
     }
     this.#movers = findMovers(this.vocab, uses, bases, this.#static);
+    this.#jumps = findMovers(this.vocab, uses, bases, this.#static, false);
     this.#movers.forEach((mover, m) => {
       const distances = new MoverDistances(mover);
       this.#derived.set(

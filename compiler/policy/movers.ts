@@ -60,12 +60,16 @@ export interface Mover {
  * @param bases Each action's observed preconditions (variables = parameters).
  * @param staticPreds Predicates no demonstrated action changes: a step
  *   must join its places by one of them (a map, not which key is held).
+ * @param linked With `false`, the movers whose steps no static relation
+ *   links instead (a truck driven from any place to any other): no graph to
+ *   measure distances on, but a place to head for all the same.
  */
 export function findMovers(
   vocab: Vocabulary,
   uses: ReadonlyMap<string, { args: string[]; add: readonly Atom[]; remove: readonly Atom[] }[]>,
   bases: ReadonlyMap<string, Conjunction>,
   staticPreds: ReadonlySet<string>,
+  linked = true,
 ): Mover[] {
   const movers = new Map<string, Mover>();
   for (const [action, list] of uses) {
@@ -91,10 +95,10 @@ export function findMovers(
       };
       // A graph: something static must relate the places a step joins
       // (which key is held is no place).
-      const linked = edge.literals.some((l) =>
+      const joined = edge.literals.some((l) =>
         !l.negated && staticPreds.has(l.pred) && l.args.includes(0) && l.args.includes(1)
       );
-      if (!linked) continue;
+      if (joined !== linked) continue;
       const type = params[from].type;
       const mover = movers.get(`${key}:${type}`) ?? { key, type, steps: [] };
       mover.steps.push({ action, from, to, edge });

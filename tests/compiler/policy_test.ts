@@ -774,3 +774,76 @@ Deno.test("a rule keeps the relations its action's arguments stood in at every u
   assert.ok(results[0].success, results[0].stop);
   assert.equal(results[0].invalidActions, 0, "no crane sent to lift a crate at another dock");
 });
+
+/** A truck driven from any place to any other; a crane at each place lifts crates into it. */
+const TRUCK_DOMAIN = `
+(define (domain truck)
+  (:requirements :strips :typing)
+  (:types truck crane crate place)
+  (:predicates (at ?x - object ?p - place) (holding ?k - crane ?c - crate) (free ?k - crane)
+    (in ?c - crate ?t - truck))
+  (:action drive :parameters (?t - truck ?a - place ?b - place)
+    :precondition (at ?t ?a)
+    :effect (and (not (at ?t ?a)) (at ?t ?b)))
+  (:action lift :parameters (?k - crane ?c - crate ?p - place)
+    :precondition (and (at ?k ?p) (at ?c ?p) (free ?k))
+    :effect (and (holding ?k ?c) (not (at ?c ?p)) (not (free ?k))))
+  (:action load :parameters (?k - crane ?c - crate ?t - truck ?p - place)
+    :precondition (and (at ?k ?p) (at ?t ?p) (holding ?k ?c))
+    :effect (and (in ?c ?t) (free ?k) (not (holding ?k ?c))))
+  (:action unload :parameters (?k - crane ?c - crate ?t - truck ?p - place)
+    :precondition (and (at ?k ?p) (at ?t ?p) (in ?c ?t) (free ?k))
+    :effect (and (holding ?k ?c) (not (in ?c ?t)) (not (free ?k))))
+  (:action drop :parameters (?k - crane ?c - crate ?p - place)
+    :precondition (and (at ?k ?p) (holding ?k ?c))
+    :effect (and (at ?c ?p) (free ?k) (not (holding ?k ?c)))))
+`;
+
+/** Places `p0 ..`, a crane `k<i>` at each, the truck at `truck`, crate `c<i>` from and to. */
+function truckProblem(
+  name: string,
+  p: { places: number; truck: number; crates: [number, number][] },
+): string {
+  const places = Array.from({ length: p.places }, (_, i) => `p${i}`);
+  const cranes = places.map((_, i) => `(at k${i} p${i}) (free k${i})`);
+  return `(define (problem ${name}) (:domain truck)
+  (:objects ${places.join(" ")} - place ${places.map((_, i) => `k${i}`).join(" ")} - crane
+    ${p.crates.map((_, i) => `c${i}`).join(" ")} - crate t - truck)
+  (:init (at t p${p.truck}) ${cranes.join(" ")} ${
+    p.crates.map(([from], i) => `(at c${i} p${from})`).join(" ")
+  })
+  (:goal (and ${p.crates.map(([, to], i) => `(at c${i} p${to})`).join(" ")})))`;
+}
+
+Deno.test("a truck that goes from any place to any other drives to where a crane holds a crate for it", async () => {
+  const kit = kitOf("truck", TRUCK_DOMAIN, {
+    p1: { places: 3, truck: 0, crates: [[1, 2]] },
+    p2: { places: 3, truck: 2, crates: [[0, 1]] },
+    p3: { places: 3, truck: 1, crates: [[2, 0], [1, 1]] },
+    big: { places: 6, truck: 0, crates: [[3, 5], [4, 1], [2, 0]] },
+  }, truckProblem);
+  // Each crate: lifted where it lies, the truck drives there, loads it,
+  // drives to where it goes, and it is unloaded and dropped.
+  const plan = (truck: number, from: number, to: number) => [
+    `lift k${from} c0 p${from}`,
+    `drive t p${truck} p${from}`,
+    `load k${from} c0 t p${from}`,
+    `drive t p${from} p${to}`,
+    `unload k${to} c0 t p${to}`,
+    `drop k${to} c0 p${to}`,
+  ];
+  const env = kit.create(LEARNED);
+  const demos = [];
+  for (
+    const [id, truck, from, to] of [["p1", 0, 1, 2], ["p2", 2, 0, 1], ["p3", 1, 2, 0]] as const
+  ) {
+    demos.push(await playExpert(env, await env.reset({ id: `truck/${id}` }), plan(truck, from, to)));
+  }
+  const { results } = await induceAndRun(kit, demos, ["truck/big"], true);
+  const [r] = results;
+  assert.ok(r.success, r.stop);
+  assert.equal(r.plannedActions, 0);
+  // No drive that goes nowhere it loads or unloads: six actions a crate (a
+  // drive to a place with no crane holding a crate for it takes eight).
+  assert.equal(r.actions, 18);
+});

@@ -837,7 +837,9 @@ Deno.test("a truck that goes from any place to any other drives to where a crane
   for (
     const [id, truck, from, to] of [["p1", 0, 1, 2], ["p2", 2, 0, 1], ["p3", 1, 2, 0]] as const
   ) {
-    demos.push(await playExpert(env, await env.reset({ id: `truck/${id}` }), plan(truck, from, to)));
+    demos.push(
+      await playExpert(env, await env.reset({ id: `truck/${id}` }), plan(truck, from, to)),
+    );
   }
   const { results } = await induceAndRun(kit, demos, ["truck/big"], true);
   const [r] = results;

@@ -832,6 +832,7 @@ class Learner {
       ) {
         return;
       }
+      // Only where the list leaves the walk's steps undecided.
       this.#seekFor(rules, held, mover, uncovered, false, (base, _n, literals, step, t) => ({
         types: base.types,
         literals: [
@@ -867,12 +868,12 @@ class Learner {
   }
 
   /**
-   * The seek rules of one mover (see `#seekRules`), placed `after` the rule
-   * they head for or anywhere: for each of its steps
-   * and each rule of another action, `condition` joins the step's base (its
-   * `n` variables, then the target rule's), the target rule's literals
-   * without the mover's atom (renamed past the base's variables) and the
-   * target variable `t`.
+   * The seek rules of one mover (see `#seekRules`) that take some of its
+   * `decisions`, placed `after` the rule they head for or anywhere: for
+   * each of its steps and each rule of another action, `condition` joins
+   * the step's base (its `n` variables, then the target rule's), the target
+   * rule's literals without the mover's atoms (renamed past the base's
+   * variables) and the target variable `t`.
    */
   #seekFor(
     rules: PolicyRule[],
@@ -889,7 +890,6 @@ class Learner {
     ) => Conjunction,
   ): void {
     const own = (action: string) => mover.steps.some((st) => st.action === action);
-    // Only where the list leaves the mover's steps undecided.
     const left = decisions.filter((i) => own(this.examples[i].action));
     if (left.length === 0) return;
     const moved = mover.key.slice(0, mover.key.lastIndexOf("/"));

@@ -849,3 +849,69 @@ Deno.test("a truck that goes from any place to any other drives to where a crane
   // drive to a place with no crane holding a crate for it takes eight).
   assert.equal(r.actions, 18);
 });
+
+/**
+ * The truck drives only onto paved places; a crane in an unpaved yard holds
+ * a crate no goal names. Every place is lit: with two kinds of place,
+ * `paved` stays a property of places rather than a type of its own.
+ */
+const PAVED_DOMAIN = TRUCK_DOMAIN.replace(
+  "(in ?c - crate ?t - truck))",
+  "(in ?c - crate ?t - truck) (paved ?p - place) (lit ?p - place))",
+).replace(":precondition (at ?t ?a)", ":precondition (and (at ?t ?a) (paved ?b))");
+
+/** A truck problem with paved places and the yard. */
+function pavedProblem(
+  name: string,
+  p: { places: number; truck: number; crates: [number, number][] },
+): string {
+  const paved = Array.from({ length: p.places }, (_, i) => `(paved p${i}) (lit p${i})`);
+  return truckProblem(name, p).replace("- place", "yard - place")
+    .replace("- crane", "ky - crane").replace("- crate", "cy - crate")
+    .replace("(:init ", `(:init ${paved.join(" ")} (lit yard) (at ky yard) (holding ky cy) `);
+}
+
+Deno.test("a truck's rule that heads for where another rule acts keeps the kind of place it drives to", async () => {
+  const kit = kitOf("paved", PAVED_DOMAIN, {
+    p1: { places: 3, truck: 0, crates: [[1, 2]] },
+    p2: { places: 3, truck: 2, crates: [[0, 1]] },
+    p3: { places: 3, truck: 1, crates: [[2, 0], [1, 1]] },
+    big: { places: 5, truck: 0, crates: [[3, 4], [2, 0]] },
+  }, pavedProblem);
+  const plan = (truck: number, from: number, to: number) => [
+    `lift k${from} c0 p${from}`,
+    `drive t p${truck} p${from}`,
+    `load k${from} c0 t p${from}`,
+    `drive t p${from} p${to}`,
+    `unload k${to} c0 t p${to}`,
+    `drop k${to} c0 p${to}`,
+  ];
+  const env = kit.create(LEARNED);
+  const demos = [];
+  for (
+    const [id, truck, from, to] of [["p1", 0, 1, 2], ["p2", 2, 0, 1], ["p3", 1, 2, 0]] as const
+  ) {
+    demos.push(
+      await playExpert(env, await env.reset({ id: `paved/${id}` }), plan(truck, from, to)),
+    );
+  }
+  // A copy of the rule for any kind of place would drive to the yard,
+  // where a crane holds a crate, once no paved place has one.
+  const learned = withEnvOptions(kit, LEARNED);
+  const { grounded } = segmentGroups(demos, learned);
+  const { rules } = learnPolicy(
+    policyExamples(grounded, learned.vocabulary),
+    grounded,
+    learned.vocabulary,
+  );
+  const seeks = rules.filter((r) => r.action === "drive")
+    .map((r) => ruleText(r, learned.vocabulary))
+    .filter((text) => /holding\(/.test(text));
+  assert.ok(seeks.length > 0);
+  for (const text of seeks) assert.match(text, /paved\(b\)/);
+  const { results } = await induceAndRun(kit, demos, ["paved/big"], true);
+  const [r] = results;
+  assert.ok(r.success, r.stop);
+  assert.equal(r.invalidActions, 0);
+  assert.equal(r.actions, 12);
+});

@@ -815,15 +815,12 @@ function truckProblem(
   (:goal (and ${p.crates.map(([, to], i) => `(at c${i} p${to})`).join(" ")})))`;
 }
 
-Deno.test("a truck that goes from any place to any other drives to where a crane holds a crate for it", async () => {
-  const kit = kitOf("truck", TRUCK_DOMAIN, {
-    p1: { places: 3, truck: 0, crates: [[1, 2]] },
-    p2: { places: 3, truck: 2, crates: [[0, 1]] },
-    p3: { places: 3, truck: 1, crates: [[2, 0], [1, 1]] },
-    big: { places: 6, truck: 0, crates: [[3, 5], [4, 1], [2, 0]] },
-  }, truckProblem);
-  // Each crate: lifted where it lies, the truck drives there, loads it,
-  // drives to where it goes, and it is unloaded and dropped.
+/**
+ * The demonstrations of the truck problems `p1`-`p3` of `name`: each
+ * crate lifted where it lies, the truck driven there, the crate loaded,
+ * driven to where it goes, unloaded and dropped.
+ */
+async function truckDemos(kit: EnvironmentKit, name: string): Promise<Trace[]> {
   const plan = (truck: number, from: number, to: number) => [
     `lift k${from} c0 p${from}`,
     `drive t p${truck} p${from}`,
@@ -833,14 +830,25 @@ Deno.test("a truck that goes from any place to any other drives to where a crane
     `drop k${to} c0 p${to}`,
   ];
   const env = kit.create(LEARNED);
-  const demos = [];
+  const demos: Trace[] = [];
   for (
     const [id, truck, from, to] of [["p1", 0, 1, 2], ["p2", 2, 0, 1], ["p3", 1, 2, 0]] as const
   ) {
     demos.push(
-      await playExpert(env, await env.reset({ id: `truck/${id}` }), plan(truck, from, to)),
+      await playExpert(env, await env.reset({ id: `${name}/${id}` }), plan(truck, from, to)),
     );
   }
+  return demos;
+}
+
+Deno.test("a truck that goes from any place to any other drives to where a crane holds a crate for it", async () => {
+  const kit = kitOf("truck", TRUCK_DOMAIN, {
+    p1: { places: 3, truck: 0, crates: [[1, 2]] },
+    p2: { places: 3, truck: 2, crates: [[0, 1]] },
+    p3: { places: 3, truck: 1, crates: [[2, 0], [1, 1]] },
+    big: { places: 6, truck: 0, crates: [[3, 5], [4, 1], [2, 0]] },
+  }, truckProblem);
+  const demos = await truckDemos(kit, "truck");
   const { results } = await induceAndRun(kit, demos, ["truck/big"], true);
   const [r] = results;
   assert.ok(r.success, r.stop);
@@ -878,23 +886,7 @@ Deno.test("a truck's rule that heads for where another rule acts keeps the kind 
     p3: { places: 3, truck: 1, crates: [[2, 0], [1, 1]] },
     big: { places: 5, truck: 0, crates: [[3, 4], [2, 0]] },
   }, pavedProblem);
-  const plan = (truck: number, from: number, to: number) => [
-    `lift k${from} c0 p${from}`,
-    `drive t p${truck} p${from}`,
-    `load k${from} c0 t p${from}`,
-    `drive t p${from} p${to}`,
-    `unload k${to} c0 t p${to}`,
-    `drop k${to} c0 p${to}`,
-  ];
-  const env = kit.create(LEARNED);
-  const demos = [];
-  for (
-    const [id, truck, from, to] of [["p1", 0, 1, 2], ["p2", 2, 0, 1], ["p3", 1, 2, 0]] as const
-  ) {
-    demos.push(
-      await playExpert(env, await env.reset({ id: `paved/${id}` }), plan(truck, from, to)),
-    );
-  }
+  const demos = await truckDemos(kit, "paved");
   // A copy of the rule for any kind of place would drive to the yard,
   // where a crane holds a crate, once no paved place has one.
   const learned = withEnvOptions(kit, LEARNED);

@@ -231,7 +231,7 @@ class Learner {
   /** Computed predicates (closer literals), filled once the movers are known. */
   readonly #derived = new Map<string, Derived>();
   #movers: Mover[] = [];
-  /** Movers whose steps join any two places (see `findMovers`'s `linked`). */
+  /** Movers whose steps join any two places (see `findMovers`'s `jumps`). */
   #jumps: Mover[] = [];
   #chains: Chain[] = [];
   /** Each action's observed preconditions (as literal keys, every type's). */
@@ -894,6 +894,7 @@ class Learner {
     if (left.length === 0) return;
     const moved = mover.key.slice(0, mover.key.lastIndexOf("/"));
     const position = Number(mover.key.slice(mover.key.lastIndexOf("/") + 1));
+    const fit = (a: string, b: string) => this.#types.fits(a, b) || this.#types.fits(b, a);
     for (const step of mover.steps) {
       const base = held.get(step.action);
       if (!base) continue;
@@ -914,7 +915,6 @@ class Learner {
         // twice (`at_robot(x1)`, `at_robot(p)`), is one place: the
         // variables become one before the atoms go.
         const types = target.condition.types;
-        const fit = (a: string, b: string) => this.#types.fits(a, b) || this.#types.fits(b, a);
         const same = new Map<number, number>();
         const at = new Map<string, number>();
         const mine = new Set<Literal>();
@@ -1174,8 +1174,9 @@ class Learner {
       list.push({ args: e.args, add: delta.add, remove: delta.remove });
       uses.set(e.action, list);
     }
-    this.#movers = findMovers(this.vocab, uses, bases, this.#static);
-    this.#jumps = findMovers(this.vocab, uses, bases, this.#static, false);
+    const { linked, jumps } = findMovers(this.vocab, uses, bases, this.#static);
+    this.#movers = linked;
+    this.#jumps = jumps;
     this.#movers.forEach((mover, m) => {
       const distances = new MoverDistances(mover);
       this.#derived.set(

@@ -60,18 +60,19 @@ export interface Mover {
  * @param bases Each action's observed preconditions (variables = parameters).
  * @param staticPreds Predicates no demonstrated action changes: a step
  *   must join its places by one of them (a map, not which key is held).
- * @param linked With `false`, the movers whose steps no static relation
- *   links instead (a truck driven from any place to any other): no graph to
- *   measure distances on, but a place to head for all the same.
+ * @returns The movers along a graph (`linked`), and apart from them those
+ *   whose steps no static relation links (`jumps`: a truck driven from any
+ *   place to any other, no graph to measure distances on, but a place to
+ *   head for all the same).
  */
 export function findMovers(
   vocab: Vocabulary,
   uses: ReadonlyMap<string, { args: string[]; add: readonly Atom[]; remove: readonly Atom[] }[]>,
   bases: ReadonlyMap<string, Conjunction>,
   staticPreds: ReadonlySet<string>,
-  linked = true,
-): Mover[] {
-  const movers = new Map<string, Mover>();
+): { linked: Mover[]; jumps: Mover[] } {
+  const linked = new Map<string, Mover>();
+  const jumps = new Map<string, Mover>();
   for (const [action, list] of uses) {
     const params = vocab.actions[action].params;
     const base = bases.get(action);
@@ -98,15 +99,15 @@ export function findMovers(
       const joined = edge.literals.some((l) =>
         !l.negated && staticPreds.has(l.pred) && l.args.includes(0) && l.args.includes(1)
       );
-      if (joined !== linked) continue;
+      const movers = joined ? linked : jumps;
       const type = params[from].type;
       const mover = movers.get(`${key}:${type}`) ?? { key, type, steps: [] };
       mover.steps.push({ action, from, to, edge });
       movers.set(`${key}:${type}`, mover);
     }
   }
-  for (const mover of movers.values()) agreeOnSteps(mover);
-  return [...movers.values()];
+  for (const mover of [...linked.values(), ...jumps.values()]) agreeOnSteps(mover);
+  return { linked: [...linked.values()], jumps: [...jumps.values()] };
 }
 
 /**

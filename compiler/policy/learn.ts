@@ -332,6 +332,7 @@ class Learner {
     remaining = this.#tolerate(rules, remaining, starts);
     this.#relaxKinds(rules, held);
     this.#relaxGoals(rules);
+    this.#preferGoals(rules);
     const uncovered = [...remaining, ...this.#decidedOtherwise].sort((a, b) => a - b)
       .map((i) => this.examples[i]);
     if (uncovered.length > 0) {
@@ -669,6 +670,70 @@ class Learner {
       if (literals.length === rule.condition.literals.length) continue;
       this.#addCopy(rules, seen, rule, literals, "whatever the goal asks");
     }
+  }
+
+  /**
+   * Puts before each rule whose action makes true what the goal may ask
+   * (`fly(from, to)` adds `visited(to)`) but whose condition does not ask it
+   * the rule for objects the goal asks it of (`goal_visited(to)` and not
+   * `visited(to)`). The copy acts only where its rule does, so it changes
+   * which objects the rule takes, never whether it acts: a flight that three
+   * demonstrations took on the way somewhere goes, where it can, to a city
+   * the goal names rather than to one that spends a plane for nothing. No
+   * copy goes where a demonstrated decision it would have taken chose
+   * other objects.
+   */
+  #preferGoals(rules: PolicyRule[]): void {
+    const achieved = [...this.#achievedBy].filter(([g]) => this.#asked.has(g));
+    if (achieved.length === 0) return;
+    const seen = new Set(rules.map(ruleKey));
+    for (let i = 0; i < rules.length; i++) {
+      const rule = rules[i];
+      for (const [goal, pred] of achieved) {
+        for (const args of this.#addedArgs(rule.action, pred)) {
+          const asks = (l: Literal) =>
+            l.pred === goal && !l.negated && l.args.every((a, k) => a === args[k]);
+          if (rule.condition.literals.some(asks)) continue;
+          const literals = [...rule.condition.literals, { pred: goal, args, negated: false }];
+          const not = { pred, args, negated: true };
+          if (!literals.some((l) => literalKey(l) === literalKey(not))) literals.push(not);
+          const condition: Conjunction = { types: rule.condition.types, literals };
+          const copy = { action: rule.action, condition, covers: 0, fires: 0 };
+          const key = ruleKey(copy);
+          if (seen.has(key)) continue;
+          if (this.#score(condition, rule.action, this.#reaching(rules, i)).neg.length > 0) {
+            continue;
+          }
+          seen.add(key);
+          rules.splice(i, 0, copy);
+          i++;
+          this.#explain?.(`policy rule ${i}, for what the goal asks: ${this.#ruleText(copy)}`);
+        }
+      }
+    }
+  }
+
+  /**
+   * The parameters of each atom of `pred` that `action` added in every
+   * demonstrated use (`[1]` of `fly(from, to)`, which adds `visited(to)`).
+   */
+  #addedArgs(action: string, pred: string): number[][] {
+    const uses = this.#uses(action);
+    if (uses.length === 0) return [];
+    const stepOf = (e: PolicyExample) => this.traces[e.trace].steps[e.step];
+    const out: number[][] = [];
+    for (const atom of stepOf(uses[0]).delta.add) {
+      if (atom.pred !== pred) continue;
+      const args = atom.args.map((o) => typeof o === "string" ? uses[0].args.indexOf(o) : -1);
+      if (args.some((a) => a < 0) || out.some((o) => o.join() === args.join())) continue;
+      const always = uses.every((e) =>
+        stepOf(e).delta.add.some((a) =>
+          a.pred === pred && a.args.every((o, k) => o === e.args[args[k]])
+        )
+      );
+      if (always) out.push(args);
+    }
+    return out;
   }
 
   /**

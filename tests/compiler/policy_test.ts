@@ -5,7 +5,9 @@
 // what the next rule does there, in either direction), tidying up (what
 // the goal still asks for, whatever the kind of thing, including a kind no
 // demonstration moved, and what to hold picked up last), hauling (what a rule
-// free of kinds still asks for) and painting (a kind that says which action).
+// free of kinds still asks for), painting (a kind that says which action),
+// trucks (a place to head for with no map between places) and flights (a
+// flight taken on the way somewhere goes where the goal asks, if it can).
 import assert from "node:assert/strict";
 import { pddlKit } from "../../environments/pddl/kit.ts";
 import { pddlTyping } from "../../environments/pddl/vocabulary.ts";
@@ -906,4 +908,68 @@ Deno.test("a truck's rule that heads for where another rule acts keeps the kind 
   assert.ok(r.success, r.stop);
   assert.equal(r.invalidActions, 0);
   assert.equal(r.actions, 12);
+});
+
+/** Roads join towns; tickets, each good for one flight, join any two airports. */
+const HOP_DOMAIN = `
+(define (domain hop)
+  (:requirements :strips :typing)
+  (:types town ticket)
+  (:predicates (at ?x - town) (visited ?x - town) (road ?x - town ?y - town)
+    (airport ?x - town) (valid ?t - ticket))
+  (:action walk :parameters (?x - town ?y - town)
+    :precondition (and (at ?x) (road ?x ?y))
+    :effect (and (not (at ?x)) (at ?y) (visited ?y)))
+  (:action fly :parameters (?x - town ?y - town ?t - ticket)
+    :precondition (and (at ?x) (airport ?x) (airport ?y) (valid ?t))
+    :effect (and (not (at ?x)) (at ?y) (visited ?y) (not (valid ?t)))))
+`;
+
+/**
+ * A hop problem from `start` over `towns` (airports marked `*`), with
+ * two-way `roads`, `tickets` tickets and the towns of `goal` to visit.
+ */
+function hopProblem(
+  name: string,
+  towns: string[],
+  roads: [string, string][],
+  tickets: number,
+  goal: string[],
+): string {
+  const names = towns.map((t) => t.replace("*", ""));
+  const airports = towns.filter((t) => t.endsWith("*")).map((t) => `(airport ${t.slice(0, -1)})`);
+  const ts = Array.from({ length: tickets }, (_, i) => `t${i}`);
+  const both = roads.flatMap(([a, b]) => [`(road ${a} ${b})`, `(road ${b} ${a})`]);
+  return `(define (problem ${name}) (:domain hop)
+  (:objects ${names.join(" ")} - town ${ts.join(" ")} - ticket)
+  (:init (at ${names[0]}) ${airports.join(" ")} ${both.join(" ")} ${
+    ts.map((t) => `(valid ${t})`).join(" ")
+  })
+  (:goal (and ${goal.map((t) => `(visited ${t})`).join(" ")})))`;
+}
+
+Deno.test("a flight the demonstrations took on the way somewhere goes, where it can, to a town the goal names", async () => {
+  // Every demonstrated flight lands at an airport from which a road leads
+  // to the town the goal names, so the flight's rule names no goal. The
+  // test's first airport in the order of names (a0) is one no goal names;
+  // a flight there spends one of the two tickets for nothing.
+  const problems: Record<string, Parameters<typeof hopProblem>> = {
+    p1: ["p1", ["s*", "h*", "g"], [["h", "g"]], 1, ["g"]],
+    p2: ["p2", ["s*", "h*", "g", "k*"], [["h", "g"]], 1, ["g"]],
+    p3: ["p3", ["s*", "k*", "h*", "g", "f"], [["h", "g"], ["g", "f"]], 1, ["f"]],
+    t1: ["t1", ["s*", "a0*", "b*", "c", "g", "d"], [["b", "c"], ["c", "g"], ["a0", "d"]], 1, [
+      "b",
+      "g",
+    ]],
+  };
+  const kit = kitOf("hop", HOP_DOMAIN, problems, (_, args) => hopProblem(...args));
+  const { results, policy } = await induceAndRun(kit, ["hop/p1", "hop/p2", "hop/p3"], [
+    "hop/t1",
+  ], true);
+  // Without the goal's copy the flight's rule takes a0, and only
+  // look-ahead turns it to b.
+  assert.match(policy, /Rule 1: fly\(x, y, t\) if .*goal_visited\(y\)/);
+  assert.ok(results[0].success, results[0].stop);
+  assert.equal(results[0].plannedActions, 0);
+  assert.equal(results[0].actions, 3);
 });

@@ -332,6 +332,7 @@ class Learner {
     remaining = this.#tolerate(rules, remaining, starts);
     this.#relaxKinds(rules, held);
     this.#relaxGoals(rules);
+    this.#relaxPassing(rules);
     this.#preferGoals(rules);
     const uncovered = [...remaining, ...this.#decidedOtherwise].sort((a, b) => a - b)
       .map((i) => this.examples[i]);
@@ -670,6 +671,44 @@ class Learner {
       if (literals.length === rule.condition.literals.length) continue;
       this.#addCopy(rules, seen, rule, literals, "whatever the goal asks");
     }
+  }
+
+  /**
+   * Appends to the list, for each rule that says how an object its action
+   * passes by stands (`not visited(thru)` of a drive through `thru`, which
+   * no demonstrated use changed), the rule without it. Three small problems
+   * show the ways they happen to pass; acting only where no rule of the
+   * list does, the copy goes through a place already visited when no other
+   * way is left, rather than leaving the policy without a rule.
+   */
+  #relaxPassing(rules: PolicyRule[]): void {
+    const seen = new Set(rules.map(ruleKey));
+    for (const rule of [...rules]) {
+      const passed = this.#passedBy(rule.action);
+      if (passed.size === 0) continue;
+      const base = new Set(this.#baseKeys.get(rule.action) ?? []);
+      const literals = rule.condition.literals.filter((l) =>
+        this.#static.has(l.pred) || base.has(literalKey(l)) ||
+        !literalVars(l).some((v) => passed.has(v))
+      );
+      if (literals.length === rule.condition.literals.length) continue;
+      this.#addCopy(rules, seen, rule, literals, "however what it passes by stands");
+    }
+  }
+
+  /** The parameters of `action` no demonstrated use changed an atom of (`thru` of a drive). */
+  #passedBy(action: string): Set<number> {
+    const uses = this.#uses(action);
+    const params = this.vocab.actions[action].params.length;
+    const out = new Set<number>();
+    for (let k = 0; k < params && uses.length > 0; k++) {
+      const touched = uses.some((e) => {
+        const { add, remove } = this.traces[e.trace].steps[e.step].delta;
+        return [...add, ...remove].some((a) => a.args.includes(e.args[k]));
+      });
+      if (!touched) out.add(k);
+    }
+    return out;
   }
 
   /**

@@ -31,12 +31,15 @@ dataTest(
 dataTest(
   "a library induced on a domain's training problems loads and solves its test problems",
   async () => {
-    // Carrying, a walled maze (distances), a lift fetching whoever waits.
+    // Carrying, a walled maze (distances), a lift fetching whoever waits,
+    // a tour by walks, drives and single-use flights (a flight to a town
+    // the goal names, a drive through a town already visited).
     const domains = {
       "pg3/manygripper": 3,
       "pddlgym/ferry": 3,
       "pddlgym/maze": 1,
       "pg3/manymiconic": 2,
+      "pddlgym/travel": 4,
     };
     for (const [d, n] of Object.entries(domains)) {
       const dir = `${DATA}/genplan/${d}`;

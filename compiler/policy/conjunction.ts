@@ -137,7 +137,8 @@ export class StateIndex {
   readonly #trie = new Map<string, Trie>();
   readonly #fits = new Map<string, Map<string, boolean>>();
   readonly #byPred = new Map<string, string[][]>();
-  readonly #byArg = new Map<string, string[][]>();
+  /** Per predicate, per argument position, the atoms with each value there. */
+  readonly #byArg = new Map<string, Map<string, string[][]>[]>();
   readonly #types: TypeIndex;
   readonly #derived: ReadonlyMap<string, Derived>;
 
@@ -168,10 +169,12 @@ export class StateIndex {
           if (!next) node.set(a, next = new Map());
           node = next;
         }
+        let positions = this.#byArg.get(pred);
+        if (!positions) this.#byArg.set(pred, positions = []);
         args.forEach((a, i) => {
-          const k = pred + SEP + i + SEP + a;
-          let l = this.#byArg.get(k);
-          if (!l) this.#byArg.set(k, l = []);
+          const byValue = positions[i] ??= new Map();
+          let l = byValue.get(a);
+          if (!l) byValue.set(a, l = []);
           l.push(args);
         });
       }
@@ -220,13 +223,14 @@ export class StateIndex {
   atoms(pred: string, pattern: readonly (string | undefined)[]): readonly string[][] {
     let best: string[][] | undefined = this.#byPred.get(pred);
     if (!best) return [];
+    const positions = this.#byArg.get(pred);
     let bound = 0;
     let by = -1;
     for (let i = 0; i < pattern.length; i++) {
       const v = pattern[i];
       if (v === undefined) continue;
       bound++;
-      const l = this.#byArg.get(pred + SEP + i + SEP + v);
+      const l = positions?.[i]?.get(v);
       if (!l) return [];
       if (l.length < best.length || by < 0) [best, by] = [l, i];
     }
@@ -239,7 +243,9 @@ export class StateIndex {
   count(pred: string, at?: number, value?: string): number {
     const list = at === undefined
       ? this.#byPred.get(pred)
-      : this.#byArg.get(pred + SEP + at + SEP + value);
+      : value === undefined
+      ? undefined
+      : this.#byArg.get(pred)?.[at]?.get(value);
     return list?.length ?? 0;
   }
 
@@ -357,6 +363,12 @@ function search(
     binding[i] = v;
   }
   const done = new Array(lits.length).fill(false);
+  // The literals `checks` found to hold with their variables bound, in
+  // order: they hold until the search backs up over a binding they read.
+  const held: number[] = [];
+  const forget = (mark: number) => {
+    while (held.length > mark) done[held.pop()!] = false;
+  };
   const args: string[] = [];
   /** Tests the literals whose variables are all bound; false when one fails. */
   const checks = (): boolean => {
@@ -374,6 +386,8 @@ function search(
             state.has(x.pred, x.args.map((a) => a === NONE ? o : binding[a]!)) !== x.negated
           );
         if (!state.none(l.pred, pattern, at, l.none, also)) return false;
+        done[k] = true;
+        held.push(k);
         continue;
       }
       let all = true;
@@ -386,7 +400,10 @@ function search(
         }
         args[i] = b;
       }
-      if (all && state.has(l.pred, args) === l.negated) return false;
+      if (!all) continue;
+      if (state.has(l.pred, args) === l.negated) return false;
+      done[k] = true;
+      held.push(k);
     }
     return true;
   };
@@ -427,7 +444,9 @@ function search(
             added.push(v);
           }
         }
+        const mark = held.length;
         if (ok && checks() && step()) return true;
+        forget(mark);
         const rebinds = added.some((v) => v < (prefix ?? 0));
         for (const v of added) binding[v] = undefined;
         added.length = 0;
@@ -452,7 +471,9 @@ function search(
     }
     for (const o of state.objectsOf(c.types[free])) {
       binding[free] = o;
+      const mark = held.length;
       if (checks() && step()) return true;
+      forget(mark);
       if (jump) {
         if (free >= (prefix ?? 0)) break;
         jump = false;

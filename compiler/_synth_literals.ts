@@ -371,11 +371,12 @@ function liftAtom(
 ): Expr[] {
   const params = own(space.vocab.predicates, atom.pred)?.params;
   if (!params || params.length !== atom.args.length) return [];
+  const scope = Object.entries(sit.scope);
   const options: Expr[][] = atom.args.map((arg, j) => {
     const f = fixed.get(j);
     if (f) return [f];
     const opts: Expr[] = [];
-    for (const [name, value] of Object.entries(sit.scope)) {
+    for (const [name, value] of scope) {
       const type = space.varTypes[name];
       if (value === arg && type !== undefined && isAssignable(space.vocab, type, params[j])) {
         opts.push(varNode(name));

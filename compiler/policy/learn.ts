@@ -334,6 +334,7 @@ class Learner {
     this.#relaxGoals(rules);
     this.#relaxPassing(rules);
     this.#preferGoals(rules);
+    this.#askCarried(rules, held);
     const uncovered = [...remaining, ...this.#decidedOtherwise].sort((a, b) => a - b)
       .map((i) => this.examples[i]);
     if (uncovered.length > 0) {
@@ -707,6 +708,56 @@ class Learner {
         return [...add, ...remove].some((a) => a.args.includes(e.args[k]));
       });
       if (!touched) out.add(k);
+    }
+    return out;
+  }
+
+  /**
+   * Adds to each rule what held, at every demonstrated use, of the things
+   * its action carries along (`holding(t)` of a `carry(t, from, to)` that
+   * moves `t` with the robot) and the action leaves as it is: the rule
+   * takes every decision it took, and does not carry a thing the robot
+   * does not hold because it lies where the robot stands (which no
+   * demonstration showed).
+   */
+  #askCarried(rules: PolicyRule[], held: ReadonlyMap<string, Conjunction>): void {
+    rules.forEach((rule, i) => {
+      const carried = this.#carried(rule.action);
+      if (carried.size === 0) return;
+      const has = new Set(rule.condition.literals.map(literalKey));
+      const more = (held.get(rule.action)?.literals ?? []).filter((l) =>
+        !l.negated && l.none === undefined && !this.#static.has(l.pred) &&
+        l.args.every((a) => carried.has(a)) && !has.has(literalKey(l))
+      );
+      if (more.length === 0) return;
+      rules[i] = {
+        ...rule,
+        condition: { types: rule.condition.types, literals: [...rule.condition.literals, ...more] },
+      };
+    });
+  }
+
+  /**
+   * The parameters of `action` whose object it moves at every demonstrated
+   * use: an atom of it leaves and another of the same predicate, with the
+   * object at the same place, comes (`at(t, from)` to `at(t, to)`).
+   */
+  #carried(action: string): Set<number> {
+    const uses = this.#uses(action);
+    const params = this.vocab.actions[action].params.length;
+    const out = new Set<number>();
+    for (let k = 0; k < params && uses.length > 0; k++) {
+      const moved = uses.every((e) => {
+        const { add, remove } = this.traces[e.trace].steps[e.step].delta;
+        const o = e.args[k];
+        return remove.some((r) =>
+          r.args.length > 1 && r.args.some((x, i) =>
+            x === o &&
+            add.some((a) => a.pred === r.pred && a.args[i] === o && a.args.join() !== r.args.join())
+          )
+        );
+      });
+      if (moved) out.add(k);
     }
     return out;
   }

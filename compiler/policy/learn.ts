@@ -699,15 +699,22 @@ class Learner {
 
   /** The parameters of `action` no demonstrated use changed an atom of (`thru` of a drive). */
   #passedBy(action: string): Set<number> {
+    return this.#paramsWhere(
+      action,
+      ({ add, remove }, o) => ![...add, ...remove].some((a) => a.args.includes(o)),
+    );
+  }
+
+  /** The parameters of `action` whose object passes `test` at every demonstrated use. */
+  #paramsWhere(
+    action: string,
+    test: (delta: { add: readonly Atom[]; remove: readonly Atom[] }, object: string) => boolean,
+  ): Set<number> {
     const uses = this.#uses(action);
     const params = this.vocab.actions[action].params.length;
     const out = new Set<number>();
     for (let k = 0; k < params && uses.length > 0; k++) {
-      const touched = uses.some((e) => {
-        const { add, remove } = this.traces[e.trace].steps[e.step].delta;
-        return [...add, ...remove].some((a) => a.args.includes(e.args[k]));
-      });
-      if (!touched) out.add(k);
+      if (uses.every((e) => test(this.traces[e.trace].steps[e.step].delta, e.args[k]))) out.add(k);
     }
     return out;
   }
@@ -743,23 +750,16 @@ class Learner {
    * object at the same place, comes (`at(t, from)` to `at(t, to)`).
    */
   #carried(action: string): Set<number> {
-    const uses = this.#uses(action);
-    const params = this.vocab.actions[action].params.length;
-    const out = new Set<number>();
-    for (let k = 0; k < params && uses.length > 0; k++) {
-      const moved = uses.every((e) => {
-        const { add, remove } = this.traces[e.trace].steps[e.step].delta;
-        const o = e.args[k];
-        return remove.some((r) =>
+    return this.#paramsWhere(
+      action,
+      ({ add, remove }, o) =>
+        remove.some((r) =>
           r.args.length > 1 && r.args.some((x, i) =>
             x === o &&
             add.some((a) => a.pred === r.pred && a.args[i] === o && a.args.join() !== r.args.join())
           )
-        );
-      });
-      if (moved) out.add(k);
-    }
-    return out;
+        ),
+    );
   }
 
   /**

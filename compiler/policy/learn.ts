@@ -59,6 +59,7 @@ import {
   CLOSER,
   distanceText,
   findMovers,
+  movedArgument,
   type Mover,
   MoverDistances,
   type MoverStep,
@@ -729,10 +730,12 @@ class Learner {
    */
   #askCarried(rules: PolicyRule[], held: ReadonlyMap<string, Conjunction>): void {
     rules.forEach((rule, i) => {
-      const carried = this.#carried(rule.action);
+      const base = held.get(rule.action);
+      if (!base) return;
+      const carried = this.#carried(rule.action, base);
       if (carried.size === 0) return;
       const has = new Set(rule.condition.literals.map(literalKey));
-      const more = (held.get(rule.action)?.literals ?? []).filter((l) =>
+      const more = base.literals.filter((l) =>
         !l.negated && l.none === undefined && !this.#static.has(l.pred) &&
         l.args.every((a) => carried.has(a)) && !has.has(literalKey(l))
       );
@@ -745,21 +748,26 @@ class Learner {
   }
 
   /**
-   * The parameters of `action` whose object it moves at every demonstrated
-   * use: an atom of it leaves and another of the same predicate, with the
-   * object at the same place, comes (`at(t, from)` to `at(t, to)`).
+   * The parameters of `action` whose objects its mover steps move (`t` of
+   * `carry(t, from, to)`, whose `at(t, from)` becomes `at(t, to)`): the
+   * other arguments of the moved atoms `base` holds at the step's origin.
    */
-  #carried(action: string): Set<number> {
-    return this.#paramsWhere(
-      action,
-      ({ add, remove }, o) =>
-        remove.some((r) =>
-          r.args.length > 1 && r.args.some((x, i) =>
-            x === o &&
-            add.some((a) => a.pred === r.pred && a.args[i] === o && a.args.join() !== r.args.join())
-          )
-        ),
-    );
+  #carried(action: string, base: Conjunction): Set<number> {
+    const out = new Set<number>();
+    for (const mover of [...this.#movers, ...this.#jumps]) {
+      const { pred, position } = movedArgument(mover);
+      for (const step of mover.steps) {
+        if (step.action !== action) continue;
+        for (const l of base.literals) {
+          if (l.pred !== pred || l.negated || l.none !== undefined) continue;
+          if (l.args[position] !== step.from) continue;
+          l.args.forEach((v, i) => {
+            if (i !== position) out.add(v);
+          });
+        }
+      }
+    }
+    return out;
   }
 
   /**
@@ -919,7 +927,7 @@ class Learner {
       for (const mover of this.#movers) {
         const step = mover.steps.find((st) => st.action === rule.action);
         if (!step) continue;
-        const moved = mover.key.slice(0, mover.key.lastIndexOf("/"));
+        const moved = movedArgument(mover).pred;
         const reaching = this.#reaching(rules, i);
         const before = this.#score(rule.condition, rule.action, reaching);
         const taken = before.pos.join(",");
@@ -1047,8 +1055,7 @@ class Learner {
     const own = (action: string) => mover.steps.some((st) => st.action === action);
     const left = decisions.filter((i) => own(this.examples[i].action));
     if (left.length === 0) return;
-    const moved = mover.key.slice(0, mover.key.lastIndexOf("/"));
-    const position = Number(mover.key.slice(mover.key.lastIndexOf("/") + 1));
+    const { pred: moved, position } = movedArgument(mover);
     const fit = (a: string, b: string) => this.#types.fits(a, b) || this.#types.fits(b, a);
     for (const step of mover.steps) {
       const base = held.get(step.action);

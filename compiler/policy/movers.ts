@@ -51,6 +51,12 @@ export interface Mover {
   steps: MoverStep[];
 }
 
+/** The predicate and argument position a mover moves (`at` and 1 of `at/1`). */
+export function movedArgument(mover: Mover): { pred: string; position: number } {
+  const slash = mover.key.lastIndexOf("/");
+  return { pred: mover.key.slice(0, slash), position: Number(mover.key.slice(slash + 1)) };
+}
+
 /**
  * The movers of a set of actions: for each action, the argument its every
  * demonstrated use moves between two of its parameters, with the edge

@@ -336,6 +336,7 @@ class Learner {
     this.#relaxPassing(rules);
     this.#preferGoals(rules);
     this.#askCarried(rules, held);
+    this.#widenTypes(rules);
     const uncovered = [...remaining, ...this.#decidedOtherwise].sort((a, b) => a - b)
       .map((i) => this.examples[i]);
     if (uncovered.length > 0) {
@@ -808,6 +809,47 @@ class Learner {
           this.#explain?.(`policy rule ${i}, for what the goal asks: ${this.#ruleText(copy)}`);
         }
       }
+    }
+  }
+
+  /**
+   * Puts after each rule learned for one kind of object at a parameter (a
+   * lift off a crate, seen only at distributors) the rule for every object
+   * the action takes there (at any place): the copy acts only where its
+   * rule does not, and not where a demonstrated decision it would have
+   * taken chose otherwise. Three small problems show each kind where it
+   * happened to be; without the copy the rule is missing where a larger one
+   * puts it elsewhere.
+   */
+  #widenTypes(rules: PolicyRule[]): void {
+    const seen = new Set(rules.map(ruleKey));
+    for (let i = 0; i < rules.length; i++) {
+      const rule = rules[i];
+      const params = this.vocab.actions[rule.action].params;
+      const { types, literals } = rule.condition;
+      // A kind another variant differs from this one in alone has rules of
+      // its own (a drop onto a crate asks what one onto a pallet need not).
+      const kinds = [...new Set(this.#uses(rule.action).map((e) => this.#signature(e)))]
+        .map((sig) => sig.split(","));
+      const widened = params.map((p, k) =>
+        types[k] !== p.type &&
+        !kinds.some((o) => o[k] !== types[k] && o.every((t, j) => j === k || t === types[j]))
+      );
+      if (!widened.includes(true)) continue;
+      const condition: Conjunction = {
+        types: types.map((t, k) => widened[k] ? params[k].type : t),
+        literals,
+      };
+      const copy = { action: rule.action, condition, covers: 0, fires: 0 };
+      const key = ruleKey(copy);
+      if (seen.has(key)) continue;
+      if (this.#score(condition, rule.action, this.#reaching(rules, i + 1)).neg.length > 0) {
+        continue;
+      }
+      seen.add(key);
+      rules.splice(i + 1, 0, copy);
+      i++;
+      this.#explain?.(`policy rule ${i + 1}, for any kind of object: ${this.#ruleText(copy)}`);
     }
   }
 

@@ -980,3 +980,42 @@ Deno.test("a flight the demonstrations took on the way somewhere goes, where it 
   assert.equal(results[0].plannedActions, 0);
   assert.equal(results[0].actions, 3);
 });
+
+/** Boxes and crates lying in rooms and halls, each stowed where it lies. */
+const STOW_DOMAIN = `
+(define (domain stow)
+  (:requirements :strips :typing)
+  (:types item place - object box crate - item room hall - place)
+  (:predicates (at ?i - item ?p - place) (stowed ?i - item))
+  (:action stow :parameters (?i - item ?p - place)
+    :precondition (and (at ?i ?p))
+    :effect (and (stowed ?i) (not (at ?i ?p)))))
+`;
+
+/** Boxes `b1 b2`, crates `c1 c2`, rooms `r1 r2` and halls `h1 h2`; `where` places the items. */
+function stowProblem(name: string, where: Record<string, string>): string {
+  return `(define (problem ${name}) (:domain stow)
+  (:objects b1 b2 - box c1 c2 - crate r1 r2 - room h1 h2 - hall)
+  (:init ${Object.entries(where).map(([i, p]) => `(at ${i} ${p})`).join(" ")})
+  (:goal (and ${Object.keys(where).map((i) => `(stowed ${i})`).join(" ")})))`;
+}
+
+Deno.test("an action learned per kind of object acts on a pairing of kinds no demonstration showed", async () => {
+  // The demonstrations stow boxes in rooms and halls but crates in rooms
+  // only: a rule per pairing of kinds, none for a crate in a hall.
+  const problems: Record<string, Record<string, string>> = {
+    p1: { b1: "r1", b2: "h1", c1: "r1", c2: "r2" },
+    p2: { b1: "h2", b2: "r2", c1: "r2", c2: "r1" },
+    p3: { b1: "r1", b2: "h2", c1: "r2", c2: "r2" },
+    t1: { b1: "r2", b2: "h1", c1: "h1", c2: "h2" },
+  };
+  const kit = kitOf("stow", STOW_DOMAIN, problems, stowProblem);
+  const { results, policy } = await induceAndRun(kit, ["stow/p1", "stow/p2", "stow/p3"], [
+    "stow/t1",
+  ], true);
+  // A rule for crates (or any item) wherever they lie.
+  assert.match(policy, /select_one\(i: (crate|item), [^"]*exists\(p: place, /);
+  assert.ok(results[0].success, results[0].stop);
+  assert.equal(results[0].plannedActions, 0);
+  assert.equal(results[0].actions, 4);
+});

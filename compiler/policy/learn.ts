@@ -519,7 +519,8 @@ class Learner {
   /**
    * Says of each rule's objects whether they are settled where every
    * decision it takes agrees (`stack(x, y)` only on a settled `y`, as the
-   * expert always did): a few small demonstrations seldom show the states
+   * expert always did; an `unload(h, c, t, p)` only where the surface the
+   * goal wants `c` on is settled): a few small demonstrations seldom show the states
    * where it matters, and the shorter rule would build on what must move.
    * The rule then takes the same decisions and acts in no more states.
    */
@@ -531,7 +532,12 @@ class Learner {
       const before = rule.condition.literals.length;
       this.#chains.forEach((chain, c) => {
         const pred = `${SETTLED}${c}`;
-        for (const v of this.#joins(rule.action, chain)) {
+        // What the goal wants one of the rule's objects on is where the
+        // action leads (a crate unloaded where its goal surface is).
+        const targets = rule.condition.literals.filter((l) =>
+          l.pred === chain.goal && !l.negated && l.none === undefined
+        ).map((l) => l.args[1]);
+        for (const v of new Set([...this.#joins(rule.action, chain), ...targets])) {
           if (!this.#chained(rule.condition.types[v], chain)) continue;
           if (rule.condition.literals.some((l) => l.pred === pred && l.args[0] === v)) continue;
           for (const negated of [false, true]) {

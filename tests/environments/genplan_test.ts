@@ -28,6 +28,47 @@ dataTest(
   },
 );
 
+/**
+ * Induces a library from the expert's plans of domain `d`'s three smallest
+ * training problems (the domain's rules withheld) and runs it on the test
+ * problems `pick` takes; returns the decision list and each run's result.
+ */
+async function induceAndSolve(
+  d: string,
+  pick: (tasks: { id: string }[]) => { id: string }[],
+) {
+  const dir = `${DATA}/genplan/${d}`;
+  const options = { rules: "learned", observe: "changing" };
+  const train = await loadPddlKit(`pddl:${dir}/domain.pddl+${dir}/train`);
+  const test = await loadPddlKit(`pddl:${dir}/domain.pddl+${dir}/test`);
+  const traces = await generateExpertTraces(train, train.demonstrationTasks!(3), {
+    envOptions: options,
+  });
+  const compiled = compileTraces(traces, withEnvOptions(train, options), { policy: true });
+  // Learned from observation alone: the domain's rules were withheld.
+  assert.equal(compiled.actionModel.stated, false);
+  const library = compileSkills(
+    compiled.skills.map((s) => ({ data: s, source: s.name })),
+    test.vocabulary,
+  );
+  const actionModel = ActionModel.fromJSON(compiled.actionModel.toJSON(), test.vocabulary);
+  const results = [];
+  for (const task of pick(test.taskList!({ split: "unseen" }) as { id: string }[])) {
+    const { result } = await drainAgent(runAgent({
+      env: test.create(options),
+      kit: withEnvOptions(test, options),
+      library,
+      templates: compiled.templates,
+      actionModel,
+      task,
+      maxActions: 3000,
+    }));
+    results.push({ id: task.id, result });
+  }
+  const policy = compiled.skills.find((s) => s.name.startsWith("policy_"));
+  return { results, policy: JSON.stringify(policy) };
+}
+
 dataTest(
   "a library induced on a domain's training problems loads and solves its test problems",
   async () => {
@@ -42,34 +83,35 @@ dataTest(
       "pddlgym/travel": 4,
     };
     for (const [d, n] of Object.entries(domains)) {
-      const dir = `${DATA}/genplan/${d}`;
-      const options = { rules: "learned", observe: "changing" };
-      const train = await loadPddlKit(`pddl:${dir}/domain.pddl+${dir}/train`);
-      const test = await loadPddlKit(`pddl:${dir}/domain.pddl+${dir}/test`);
-      const traces = await generateExpertTraces(train, train.demonstrationTasks!(3), {
-        envOptions: options,
-      });
-      const compiled = compileTraces(traces, withEnvOptions(train, options), { policy: true });
-      // Learned from observation alone: the domain's rules were withheld.
-      assert.equal(compiled.actionModel.stated, false);
-      const library = compileSkills(
-        compiled.skills.map((s) => ({ data: s, source: s.name })),
-        test.vocabulary,
-      );
-      const actionModel = ActionModel.fromJSON(compiled.actionModel.toJSON(), test.vocabulary);
-      for (const task of test.taskList!({ split: "unseen", n })) {
-        const { result } = await drainAgent(runAgent({
-          env: test.create(options),
-          kit: withEnvOptions(test, options),
-          library,
-          templates: compiled.templates,
-          actionModel,
-          task,
-          maxActions: 3000,
-        }));
-        assert.ok(result.success, `${d} ${task.id}: ${result.stop}`);
-        assert.equal(result.plannedActions, 0, `${d} ${task.id}: look-ahead planned actions`);
+      const { results } = await induceAndSolve(d, (tasks) => tasks.slice(0, n));
+      for (const { id, result } of results) {
+        assert.ok(result.success, `${d} ${id}: ${result.stop}`);
+        assert.equal(result.plannedActions, 0, `${d} ${id}: look-ahead planned actions`);
       }
     }
+  },
+);
+
+dataTest(
+  "depot: crates are lifted off crates at a depot, and unloaded only where their goal surface is settled",
+  async () => {
+    // The demonstrations lift a crate off another only at distributors;
+    // pfile13 and pfile15 need it at a depot as well.
+    const wanted = ["depot/pfile13", "depot/pfile15"];
+    const { results, policy } = await induceAndSolve(
+      "pddlgym/depot",
+      (tasks) => tasks.filter((t) => wanted.includes(t.id)),
+    );
+    assert.equal(results.length, 2);
+    for (const { id, result } of results) {
+      assert.ok(result.success, `${id}: ${result.stop}`);
+      assert.equal(result.plannedActions, 0, `${id}: look-ahead planned actions`);
+    }
+    // The rule that unloads a crate where the goal wants it asks that
+    // nothing below that surface must move first.
+    assert.match(
+      policy,
+      /"Rule \d+: unload\(x, y, z, p\) if [^"]*goal_on\(y, x1\) and clear\(x1\) and at\(x1, p\) and not exists\(k: crate, k == x1 /,
+    );
   },
 );

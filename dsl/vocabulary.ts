@@ -19,7 +19,7 @@ export const BUILTIN_TYPES = ["Object", "Num", "Bool", "Str"] as const;
 
 /** A domain type declaration: an object type (with a parent) or a value type. */
 export type TypeDecl =
-  | { kind: "object"; parent?: string; doc?: string }
+  | { kind: "object"; parent?: string; constant?: string; doc?: string }
   | { kind: "value"; doc?: string };
 /** Zod schema of a {@linkcode TypeDecl}. */
 export const TypeDeclSchema: z.ZodType<TypeDecl, TypeDecl> = z.discriminatedUnion("kind", [
@@ -27,6 +27,8 @@ export const TypeDeclSchema: z.ZodType<TypeDecl, TypeDecl> = z.discriminatedUnio
     kind: z.literal("object"),
     /** Parent object type; `Object` when omitted. */
     parent: z.string().optional(),
+    /** The type's one object, the same in every problem (a domain's constant). */
+    constant: z.string().optional(),
     doc: z.string().optional(),
   }),
   z.object({

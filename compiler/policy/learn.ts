@@ -38,13 +38,14 @@ import type { Atom, FactView } from "../../dsl/facts.ts";
 import { matchAction } from "../../dsl/action.ts";
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
 import type { GroundedTrace } from "../ground.ts";
-import { childExprs, type Expr } from "../../dsl/expr/ast.ts";
+import { BUILTIN_CALLS, childExprs, type Expr, KEYWORDS } from "../../dsl/expr/ast.ts";
 import { parseExpr } from "../../dsl/expr/parse.ts";
 import type { FactStore } from "../../runtime/fact_store.ts";
 import {
   type Conjunction,
   countChoices,
   type Derived,
+  freshName,
   type Literal,
   literalKey,
   literalVars,
@@ -1574,6 +1575,7 @@ class Learner {
       const dense = this.#dense(pred);
       const isStatic = this.#static.has(pred) && !this.#goalPreds.includes(pred);
       const isObject = (t: string) => this.vocab.types[t]?.kind === "object";
+      const singletons = (t: string) => this.#singletons(t);
       const go = function* (i: number, fresh: number): Generator<Literal & { newType?: string }> {
         if (i === arity) {
           if (fresh < 0) {
@@ -1593,9 +1595,14 @@ class Learner {
               for (const extra of extras(decl.params[j])) yield { ...lit, with: [extra] };
             }
           } else {
-            const types = [...c.types, decl.params[fresh]];
             const lit = { pred, args: pick.slice(), negated: false };
-            if (!trivial(lit, types)) yield { ...lit, newType: decl.params[fresh] };
+            // What a rule may ask of a constant is how it stands (the pump
+            // at hand), not how it relates others (a direction between two
+            // cells, which a variable of the declared type says as well).
+            const constants = arity === 1 ? singletons(decl.params[fresh]) : [];
+            for (const type of [decl.params[fresh], ...constants]) {
+              if (!trivial(lit, [...c.types, type])) yield { ...lit, newType: type };
+            }
           }
           return;
         }
@@ -1616,6 +1623,25 @@ class Learner {
       if (this.vocab.types[c.types[v]]?.kind !== "object") continue;
       for (const negated of [false, true]) yield { pred: PENDING, args: [v], negated };
     }
+  }
+
+  /**
+   * The types below `type` of a domain's constants (`pump` of its own
+   * type): a new variable of such a type names that object (`have(pump)`),
+   * which no variable of the declared type can. A type that
+   * merely has one object in each small problem (its one depot) is no
+   * constant: a larger problem has several.
+   */
+  #singletons(type: string): string[] {
+    return Object.keys(this.vocab.types).filter((t) =>
+      t !== type && this.#types.fits(t, type) && this.#singleton(t)
+    );
+  }
+
+  /** Whether `type` is a constant's: its one object is the same in every problem. */
+  #singleton(type: string): boolean {
+    const decl = this.vocab.types[type];
+    return decl?.kind === "object" && decl.constant !== undefined;
   }
 
   /**
@@ -1796,10 +1822,12 @@ class Learner {
             ? parent.condition.literals
             : parent.condition.literals.filter((_, k) => k !== ext.replace);
           const keys = new Set([...kept.map(literalKey), ...added]);
-          const id = [...keys].sort().join("&");
+          const types = [...parent.condition.types, ...ext.newTypes];
+          // The same literals over a variable of a constant's type say
+          // something else (`have(p)` of the pump, not of anything).
+          const id = [...keys].sort().join("&") + types.filter((t) => this.#singleton(t)).join();
           if (seen.has(id)) continue;
           seen.add(id);
-          const types = [...parent.condition.types, ...ext.newTypes];
           const condition: Conjunction = { types, literals: [...kept, ...ext.literals] };
           if (headsForPending(condition)) continue;
           this.#params.set(condition, params);
@@ -1824,7 +1852,11 @@ class Learner {
             ) continue;
           }
           children.push(scored);
-          if (this.#acceptable(scored) && tied(scored.condition, params)) found.push(scored);
+          if (
+            this.#acceptable(scored) && tied(scored.condition, params, (t) => this.#singleton(t))
+          ) {
+            found.push(scored);
+          }
         }
       }
       children.sort((a, b) =>
@@ -2126,10 +2158,11 @@ function sampled(remaining: readonly number[], own: (i: number) => boolean): num
  * Whether every extra variable of a condition is related, through its
  * literals, to the action's parameters: one only an atom of its own names
  * ("something is served somewhere") says nothing of the objects the rule
- * takes, and only tells the demonstrations' moments apart by chance.
+ * takes, and only tells the demonstrations' moments apart by chance. A
+ * variable of a `constant` type names one object (the pump) and needs no tie.
  */
-function tied(c: Conjunction, params: number): boolean {
-  const reached = new Set(Array.from({ length: params }, (_, v) => v));
+function tied(c: Conjunction, params: number, constant: (type: string) => boolean): boolean {
+  const reached = new Set(c.types.keys().filter((v) => v < params || constant(c.types[v])));
   for (let grew = true; grew;) {
     grew = false;
     for (const l of c.literals) {
@@ -2245,7 +2278,22 @@ function promise(s: Scored): number {
 /** The variable names of a rule: its action's parameters, then `x1`, `x2`, ... */
 export function ruleVariables(rule: PolicyRule, vocab: Vocabulary): string[] {
   const params = vocab.actions[rule.action].params.map((p) => p.name);
-  return rule.condition.types.map((_, i) => params[i] ?? `x${i - params.length + 1}`);
+  const names: string[] = [];
+  rule.condition.types.forEach((type, i) => {
+    const decl = vocab.types[type];
+    // A variable of a constant's type is that object: it reads as its name (`have(pump)`).
+    const constant = i >= params.length && decl?.kind === "object" ? decl.constant : undefined;
+    const word = constant?.replace(/[^A-Za-z0-9_]/g, "_");
+    const reserved = (w: string) =>
+      (KEYWORDS as readonly string[]).includes(w) ||
+      (BUILTIN_CALLS as readonly string[]).includes(w) || !/^[A-Za-z_]/.test(w);
+    names.push(
+      word && !reserved(word)
+        ? freshName(word, [...params, ...names])
+        : params[i] ?? freshName(`x${i - params.length + 1}`, names),
+    );
+  });
+  return names;
 }
 
 /** What a rule learned while tolerating says of the decisions it takes otherwise. */

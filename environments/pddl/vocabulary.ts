@@ -111,7 +111,7 @@ export interface PddlTyping {
   /** Static unary predicates used as types, with the type each names. */
   kinds: Map<string, string>;
   /** The types this typing adds to the PDDL ones (kinds and constants), declared. */
-  types: Map<string, { kind: "object"; parent: string; doc: string }>;
+  types: Map<string, { kind: "object"; parent: string; constant?: string; doc: string }>;
 }
 
 /**
@@ -193,6 +193,7 @@ export function pddlTyping(domain: PddlDomain, problems: readonly PddlProblem[])
     types.set(type, {
       kind: "object",
       parent: objects.get(c.name)!,
+      constant: c.name,
       doc: "A constant of the domain.",
     });
     objects.set(c.name, type);

@@ -1019,3 +1019,46 @@ Deno.test("an action learned per kind of object acts on a pairing of kinds no de
   assert.equal(results[0].plannedActions, 0);
   assert.equal(results[0].actions, 4);
 });
+
+/** Flat wheels pumped up with the one pump, a constant of the domain, fetched from the boot first. */
+const PUMP_DOMAIN = `
+(define (domain pump)
+  (:requirements :strips :typing)
+  (:types wheel tool)
+  (:constants pump wrench - tool)
+  (:predicates (in-boot ?t - tool) (have ?t - tool) (flat ?w - wheel) (inflated ?w - wheel))
+  (:action fetch :parameters (?t - tool)
+    :precondition (and (in-boot ?t))
+    :effect (and (have ?t) (not (in-boot ?t))))
+  (:action inflate :parameters (?w - wheel)
+    :precondition (and (have pump) (flat ?w))
+    :effect (and (inflated ?w) (not (flat ?w)))))
+`;
+
+/** Wheels `w1 .. w<n>`, flat; the pump and the wrench in the boot; the first `goal` to inflate. */
+function pumpProblem(name: string, [n, goal]: [number, number]): string {
+  const wheels = Array.from({ length: n }, (_, i) => `w${i + 1}`);
+  return `(define (problem ${name}) (:domain pump)
+  (:objects ${wheels.join(" ")} - wheel)
+  (:init (in-boot pump) (in-boot wrench) ${wheels.map((w) => `(flat ${w})`).join(" ")})
+  (:goal (and ${wheels.slice(0, goal).map((w) => `(inflated ${w})`).join(" ")})))`;
+}
+
+Deno.test("a rule names a constant of the domain: wheels are inflated once the pump is at hand", async () => {
+  const kit = kitOf("pump", PUMP_DOMAIN, {
+    p1: [2, 1],
+    p2: [2, 2],
+    p3: [3, 2],
+    big: [6, 5],
+  }, pumpProblem);
+  const { results, policy } = await induceAndRun(kit, ["pump/p1", "pump/p2", "pump/p3"], [
+    "pump/big",
+  ], true);
+  // No variable of the declared type says "the pump": one of the
+  // constant's own type does, and reads as its name.
+  assert.match(policy, /select_one\(w: wheel, [^"]*exists\(pump: Pump, have\(pump\)\)/);
+  assert.match(policy, /"Rule \d+: inflate\(w\) if [^"]*have\(pump\)/);
+  assert.ok(results[0].success, results[0].stop);
+  assert.equal(results[0].plannedActions, 0);
+  assert.equal(results[0].invalidActions, 0);
+});

@@ -309,6 +309,7 @@ Deno.test("the vocabulary types objects by their static kinds and constants, as 
   assert.deepEqual(vocab.types.Ladder, {
     kind: "object",
     parent: "item",
+    constant: "ladder",
     doc: "A constant of the domain.",
   });
   assert.deepEqual(vocab.predicates.in_.params, ["item", "place"]);

@@ -1575,7 +1575,7 @@ class Learner {
       const dense = this.#dense(pred);
       const isStatic = this.#static.has(pred) && !this.#goalPreds.includes(pred);
       const isObject = (t: string) => this.vocab.types[t]?.kind === "object";
-      const singletons = (t: string) => this.#singletons(t);
+      const constantsBelow = (t: string) => this.#constantsBelow(t);
       const go = function* (i: number, fresh: number): Generator<Literal & { newType?: string }> {
         if (i === arity) {
           if (fresh < 0) {
@@ -1599,7 +1599,7 @@ class Learner {
             // What a rule may ask of a constant is how it stands (the pump
             // at hand), not how it relates others (a direction between two
             // cells, which a variable of the declared type says as well).
-            const constants = arity === 1 ? singletons(decl.params[fresh]) : [];
+            const constants = arity === 1 ? constantsBelow(decl.params[fresh]) : [];
             for (const type of [decl.params[fresh], ...constants]) {
               if (!trivial(lit, [...c.types, type])) yield { ...lit, newType: type };
             }
@@ -1632,14 +1632,14 @@ class Learner {
    * merely has one object in each small problem (its one depot) is no
    * constant: a larger problem has several.
    */
-  #singletons(type: string): string[] {
+  #constantsBelow(type: string): string[] {
     return Object.keys(this.vocab.types).filter((t) =>
-      t !== type && this.#types.fits(t, type) && this.#singleton(t)
+      t !== type && this.#types.fits(t, type) && this.#isConstant(t)
     );
   }
 
   /** Whether `type` is a constant's: its one object is the same in every problem. */
-  #singleton(type: string): boolean {
+  #isConstant(type: string): boolean {
     const decl = this.vocab.types[type];
     return decl?.kind === "object" && decl.constant !== undefined;
   }
@@ -1825,7 +1825,7 @@ class Learner {
           const types = [...parent.condition.types, ...ext.newTypes];
           // The same literals over a variable of a constant's type say
           // something else (`have(p)` of the pump, not of anything).
-          const id = [...keys].sort().join("&") + types.filter((t) => this.#singleton(t)).join();
+          const id = [...keys].sort().join("&") + types.filter((t) => this.#isConstant(t)).join();
           if (seen.has(id)) continue;
           seen.add(id);
           const condition: Conjunction = { types, literals: [...kept, ...ext.literals] };
@@ -1853,7 +1853,7 @@ class Learner {
           }
           children.push(scored);
           if (
-            this.#acceptable(scored) && tied(scored.condition, params, (t) => this.#singleton(t))
+            this.#acceptable(scored) && tied(scored.condition, params, (t) => this.#isConstant(t))
           ) {
             found.push(scored);
           }
@@ -2275,7 +2275,10 @@ function promise(s: Scored): number {
   return (s.pos.length + 1) / (s.pos.length + s.neg.length + 2) + s.pos.length * 1e-6;
 }
 
-/** The variable names of a rule: its action's parameters, then `x1`, `x2`, ... */
+/**
+ * The variable names of a rule: its action's parameters, then `x1`, `x2`, ...; a
+ * variable of a domain constant's type takes the constant's name (`pump`).
+ */
 export function ruleVariables(rule: PolicyRule, vocab: Vocabulary): string[] {
   const params = vocab.actions[rule.action].params.map((p) => p.name);
   const names: string[] = [];

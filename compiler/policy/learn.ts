@@ -1633,10 +1633,16 @@ class Learner {
    * constant: a larger problem has several.
    */
   #constantsBelow(type: string): string[] {
-    return Object.keys(this.vocab.types).filter((t) =>
-      t !== type && this.#types.fits(t, type) && this.#isConstant(t)
-    );
+    let out = this.#constantsCache.get(type);
+    if (out === undefined) {
+      out = Object.keys(this.vocab.types).filter((t) =>
+        t !== type && this.#types.fits(t, type) && this.#isConstant(t)
+      );
+      this.#constantsCache.set(type, out);
+    }
+    return out;
   }
+  readonly #constantsCache = new Map<string, string[]>();
 
   /** Whether `type` is a constant's: its one object is the same in every problem. */
   #isConstant(type: string): boolean {

@@ -804,16 +804,11 @@ class Learner {
           const not = { pred, args, negated: true };
           if (!literals.some((l) => literalKey(l) === literalKey(not))) literals.push(not);
           const condition: Conjunction = { types: rule.condition.types, literals };
-          const copy = { action: rule.action, condition, covers: 0, fires: 0 };
-          const key = ruleKey(copy);
-          if (seen.has(key)) continue;
-          if (this.#score(condition, rule.action, this.#reaching(rules, i)).neg.length > 0) {
-            continue;
+          if (
+            this.#insertChecked(rules, seen, i, condition, rule.action, "for what the goal asks")
+          ) {
+            i++;
           }
-          seen.add(key);
-          rules.splice(i, 0, copy);
-          i++;
-          this.#explain?.(`policy rule ${i}, for what the goal asks: ${this.#ruleText(copy)}`);
         }
       }
     }
@@ -830,14 +825,21 @@ class Learner {
    */
   #widenTypes(rules: PolicyRule[]): void {
     const seen = new Set(rules.map(ruleKey));
+    // Each action's pairings of kinds, as its demonstrated uses had them.
+    const pairings = new Map<string, string[][]>();
+    for (const e of this.examples) {
+      const sig = this.#signature(e).split(",");
+      const list = pairings.get(e.action) ?? [];
+      if (!list.some((o) => o.join() === sig.join())) list.push(sig);
+      pairings.set(e.action, list);
+    }
     for (let i = 0; i < rules.length; i++) {
       const rule = rules[i];
       const params = this.vocab.actions[rule.action].params;
       const { types, literals } = rule.condition;
-      // A kind another variant differs from this one in alone has rules of
+      // A kind another pairing differs from this one in alone has rules of
       // its own (a drop onto a crate asks what one onto a pallet need not).
-      const kinds = [...new Set(this.#uses(rule.action).map((e) => this.#signature(e)))]
-        .map((sig) => sig.split(","));
+      const kinds = pairings.get(rule.action) ?? [];
       const widened = params.map((p, k) =>
         types[k] !== p.type &&
         !kinds.some((o) => o[k] !== types[k] && o.every((t, j) => j === k || t === types[j]))
@@ -847,17 +849,36 @@ class Learner {
         types: types.map((t, k) => widened[k] ? params[k].type : t),
         literals,
       };
-      const copy = { action: rule.action, condition, covers: 0, fires: 0 };
-      const key = ruleKey(copy);
-      if (seen.has(key)) continue;
-      if (this.#score(condition, rule.action, this.#reaching(rules, i + 1)).neg.length > 0) {
-        continue;
+      if (
+        this.#insertChecked(rules, seen, i + 1, condition, rule.action, "for any kind of object")
+      ) {
+        i++;
       }
-      seen.add(key);
-      rules.splice(i + 1, 0, copy);
-      i++;
-      this.#explain?.(`policy rule ${i + 1}, for any kind of object: ${this.#ruleText(copy)}`);
     }
+  }
+
+  /**
+   * Inserts at `at` the rule of `action` and `condition`, unless a rule of
+   * that action and condition is `seen` already or a demonstrated decision
+   * reaching `at` would be taken otherwise than the expert; says whether
+   * it did.
+   */
+  #insertChecked(
+    rules: PolicyRule[],
+    seen: Set<string>,
+    at: number,
+    condition: Conjunction,
+    action: string,
+    why: string,
+  ): boolean {
+    const copy = { action, condition, covers: 0, fires: 0 };
+    const key = ruleKey(copy);
+    if (seen.has(key)) return false;
+    if (this.#score(condition, action, this.#reaching(rules, at)).neg.length > 0) return false;
+    seen.add(key);
+    rules.splice(at, 0, copy);
+    this.#explain?.(`policy rule ${at + 1}, ${why}: ${this.#ruleText(copy)}`);
+    return true;
   }
 
   /**
@@ -2287,15 +2308,15 @@ function promise(s: Scored): number {
  */
 export function ruleVariables(rule: PolicyRule, vocab: Vocabulary): string[] {
   const params = vocab.actions[rule.action].params.map((p) => p.name);
+  const reserved = (w: string) =>
+    (KEYWORDS as readonly string[]).includes(w) ||
+    (BUILTIN_CALLS as readonly string[]).includes(w) || !/^[A-Za-z_]/.test(w);
   const names: string[] = [];
   rule.condition.types.forEach((type, i) => {
     const decl = vocab.types[type];
     // A variable of a constant's type is that object: it reads as its name (`have(pump)`).
     const constant = i >= params.length && decl?.kind === "object" ? decl.constant : undefined;
     const word = constant?.replace(/[^A-Za-z0-9_]/g, "_");
-    const reserved = (w: string) =>
-      (KEYWORDS as readonly string[]).includes(w) ||
-      (BUILTIN_CALLS as readonly string[]).includes(w) || !/^[A-Za-z_]/.test(w);
     names.push(
       word && !reserved(word)
         ? freshName(word, [...params, ...names])

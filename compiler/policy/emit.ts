@@ -94,6 +94,8 @@ export function policySkill(
     });
     edges.push({ from: prev, to: act, label });
     edges.push({ from: act, to: head(0), label: "next" });
+    // An action rejected, or refused as a cycle, leaves the next rules their turn.
+    edges.push({ from: act, to: head(i + 1), label: "failed" });
     edges.push({ from: id, to: head(i + 1), label: "no" });
   });
   nodes.push({

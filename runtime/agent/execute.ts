@@ -58,6 +58,8 @@ export async function* execute(
     ...(ctx.standIns ? { standIns: ctx.standIns } : {}),
     // A rejection in this same state is recalled, not asked again.
     recall: (f, action) => ctx.memory.recall(ActionMemory.stateKey(f), action),
+    // A cycle: where the skill has another way (a failed edge), it takes it.
+    refuse: (f, action) => ctx.memory.refusal(ActionMemory.stateKey(f), action),
     // select_one is an existential choice: take a candidate not ruled out by an
     // earlier rejection, preferably one related to the objects just acted on, and
     // remember which values were chosen among several.

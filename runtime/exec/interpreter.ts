@@ -141,6 +141,14 @@ export interface RunContext {
     misfit(action: string, other: string): void;
   };
   /**
+   * Why the driver will not send `action` in this state (it was sent from
+   * this same state before: the run goes round a cycle), or `undefined`.
+   * At a node with a `failed` edge the run takes another choice or follows
+   * that edge instead of sending it; elsewhere the action is yielded and
+   * the driver refuses it.
+   */
+  refuse?: (facts: FactStore, action: string) => string | undefined;
+  /**
    * Do not send an action whose learned effects all hold already (going
    * where the agent is): it counts as done. Needs `actionModel.satisfied`.
    * @default false
@@ -347,6 +355,27 @@ export async function* runSkill(
           };
           rejected = recalled.rejected;
         } else {
+          const refused = program.out.get(outcome.node)?.failed !== undefined
+            ? ctx.refuse?.(ctx.facts, action)
+            : undefined;
+          if (refused !== undefined) {
+            // Not sent: another object where the run chose one, else the failed edge.
+            const other = otherChoice(program, outcome.unsent, ctx.facts);
+            if (other !== undefined) {
+              yield anotherChoice(outcome.node, `Refused: ${refused}`, other.choice);
+              outcome = next(other);
+              break;
+            }
+            yield {
+              type: "think",
+              skill,
+              depth,
+              node: outcome.node,
+              text: `Refused: ${refused}`,
+            };
+            outcome = next(resume(program, outcome.unsent, { ok: false, reason: refused, action }));
+            break;
+          }
           yield { type: "act", skill, depth, node: outcome.node, action };
           if (ctx.blockDoomed && unmet.length > 0) {
             outcome = next(resume(program, state, {

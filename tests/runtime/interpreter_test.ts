@@ -287,6 +287,53 @@ Deno.test("runSkill() follows a failed edge when the action is rejected", async 
   assert.equal(result.outcome, "success");
 });
 
+Deno.test("runSkill() does not send an action the driver refuses where the node has a failed edge", async () => {
+  // take: a red box; the driver refuses "take b1" (it went round a cycle there).
+  const careful: SkillInput = {
+    ...takeColor,
+    name: "take_or_give_up",
+    nodes: [
+      ...takeColor.nodes.filter((n) => n.id !== "closed" && n.id !== "open"),
+      { id: "gave_up", kind: "terminal", outcome: "failure", message: "Gave up" },
+    ],
+    edges: [
+      { from: "pick", to: "take", label: "next" },
+      { from: "take", to: "ok", label: "next" },
+      { from: "take", to: "gave_up", label: "failed" },
+    ],
+  };
+  const refusing = async (skill: SkillInput, boxes: Parameters<typeof toySetup>[0]) => {
+    const { env, facts } = await toySetup(boxes);
+    const refused: string[] = [];
+    const { events, result } = await collectRun(
+      runSkill(toyProgram(skill), { c: "red" }, {
+        env,
+        grounder: toyGrounder,
+        facts,
+        refuse: (_facts, action) => {
+          refused.push(action);
+          return action === "take b1" ? "sent twice from here" : undefined;
+        },
+      }),
+    );
+    return { env, events, result, refused };
+  };
+  const red = (id: string) => ({ id, color: "red", open: true });
+  // Another red box is taken instead.
+  const two = await refusing(careful, [red("b1"), red("b2")]);
+  assert.deepEqual(two.env.actions, ["take b2"]);
+  assert.equal(two.result.outcome, "success");
+  assert.ok(two.events.some((e) => e.type === "think" && /^Refused: sent twice/.test(e.text)));
+  // None left: the failed edge, without sending.
+  const one = await refusing(careful, [red("b1")]);
+  assert.deepEqual(one.env.actions, []);
+  assert.equal(one.result.diagnosis?.message, "Gave up");
+  // Without a failed edge the action goes to the driver, which refuses it itself.
+  const plain = await refusing(takeColor, [red("b1")]);
+  assert.deepEqual(plain.refused, []);
+  assert.deepEqual(plain.env.actions, ["take b1"]);
+});
+
 Deno.test("runSkill() runs a called skill and propagates its failure", async () => {
   const callee = toyProgram(takeColor);
   const caller: SkillInput = {

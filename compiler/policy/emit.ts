@@ -3,15 +3,20 @@
  * order. Each rule is a CheckOp (`exists` a binding of its variables that
  * satisfies its condition), DataOps that bind the action's parameters
  * (`select_one`, the free choice), and the PrimitiveOp that acts; after
- * acting the run goes back to the first rule. When no rule applies the
- * skill ends at a failure that says so.
+ * acting the run goes back to the first rule. An action the environment
+ * rejects, or the agent refuses as a cycle, leaves the next rules their
+ * turn (its `failed` edge). When no rule applies the skill ends at a
+ * failure that says so.
  *
  * ```
  * rule_1 --no--> rule_2 --no--> ... --no--> stuck (failure)
- *   |yes           |yes
- * bind...        bind...
- *   |              |
- * act_1 -> rule_1  act_2 -> rule_1
+ *   |yes     ^     |yes
+ * bind...    |   bind...
+ *   |        |     |
+ * act_1 -failed    act_2 -> rule_1
+ *   |next
+ *   v
+ * rule_1
  * ```
  *
  * @module

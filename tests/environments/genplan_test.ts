@@ -93,20 +93,26 @@ dataTest(
 );
 
 dataTest(
-  "depot: crates are lifted off crates at a depot, and unloaded only where their goal surface is settled",
+  "depot: crates are lifted off crates at a depot, unloaded only where their goal surface is settled, and a drive round a cycle gives the next rule its turn",
   async () => {
     // The demonstrations lift a crate off another only at distributors;
-    // pfile13 and pfile15 need it at a depot as well.
-    const wanted = ["depot/pfile13", "depot/pfile15"];
+    // pfile13 and pfile15 need it at a depot as well. In pfile14 the rules
+    // that drive anywhere send a truck to and fro until the drive is refused
+    // as a cycle; the rules after them then act.
+    const wanted = ["depot/pfile13", "depot/pfile14", "depot/pfile15"];
     const { results, policy } = await induceAndSolve(
       "pddlgym/depot",
       (tasks) => tasks.filter((t) => wanted.includes(t.id)),
     );
-    assert.equal(results.length, 2);
+    assert.equal(results.length, 3);
     for (const { id, result } of results) {
       assert.ok(result.success, `${id}: ${result.stop}`);
       assert.equal(result.plannedActions, 0, `${id}: look-ahead planned actions`);
+      // The decision list is called once: it never ends stuck for the agent to repair.
+      assert.equal(result.skillCalls, 1, `${id}: skill calls`);
     }
+    // Each rule's action, when rejected or refused, goes on to the next rule.
+    assert.match(policy, /\{"from":"r1_[a-z_]+","to":"rule_2","label":"failed"\}/);
     // The rule that unloads a crate where the goal wants it asks that
     // nothing below that surface must move first.
     assert.match(

@@ -1990,15 +1990,6 @@ class Learner {
     sampled: boolean,
   ): Scored | undefined {
     found.sort((a, b) => a.cost! - b.cost! || b.pos.length - a.pos.length);
-    if (Deno.env.get("POLICY_DEBUG") === action) {
-      for (const f of found.slice(0, 15)) {
-        console.log(
-          f.cost!.toFixed(2),
-          f.pos.length,
-          f.condition.literals.map((l) => literalKey(l)).join(" "),
-        );
-      }
-    }
     const top: Scored[] = [];
     for (const s of found) {
       if (top.length >= IDLE_CANDIDATES) break;

@@ -320,6 +320,8 @@ async function benchInChild(
     ],
     stdout: "piped",
     stderr: "piped",
+    // Plain text: the row quotes the child's error.
+    env: { NO_COLOR: "1" },
     signal,
   });
   // The child's lines as they come: progress is shown, the last row kept.
@@ -356,7 +358,7 @@ async function benchInChild(
     ? `ran out of memory (heap limit ${DOMAIN_HEAP_MIB} MiB) ${
       last ? "after the expert's run" : ""
     }`.trim()
-    : `exited with code ${code}: ${err.trim().split("\n").at(-1) ?? ""}`;
+    : `exited with code ${code}: ${childError(err)}`;
   // What the child last reported is not its peak: it reached the limit.
   if (outOfMemory) row.peak_memory_mib = DOMAIN_HEAP_MIB;
   return row;
@@ -458,4 +460,10 @@ export function renderGenplan(json: {
     lines.push("", "Errors:", "", ...failed.map((r) => `- ${r.domain}: ${r.error}`));
   }
   return lines.join("\n") + "\n";
+}
+
+/** The error a domain's process ended with: its `error:` line, else its last line. */
+function childError(stderr: string): string {
+  const lines = stderr.trim().split("\n");
+  return lines.find((l) => l.startsWith("error: "))?.slice("error: ".length) ?? lines.at(-1) ?? "";
 }

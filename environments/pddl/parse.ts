@@ -174,7 +174,11 @@ class Reader {
     if (!e) return this.fail(parent!, `expected ${what}`);
     return e.kind === "atom" ? e.text : this.fail(e, `expected ${what}, got a list`);
   }
-  /** `a b - t c - u d` into typed names (untyped: `object`). */
+  /**
+   * `a b - t c - u d` into typed names (untyped: `object`). `?x -t`, the
+   * dash against the type as some published domains write it, reads as
+   * `?x - t` (no PDDL name starts with a dash).
+   */
   typedList(items: SExpr[], what: string): TypedName[] {
     const out: TypedName[] = [];
     let pending: string[] = [];
@@ -185,6 +189,9 @@ class Reader {
         for (const name of pending) out.push({ name, type });
         pending = [];
         k++;
+      } else if (w.startsWith("-")) {
+        for (const name of pending) out.push({ name, type: w.slice(1) });
+        pending = [];
       } else pending.push(w);
     }
     for (const name of pending) out.push({ name, type: "object" });
@@ -395,6 +402,8 @@ function parseAction(r: Reader, body: SExpr[], at: SExpr): PddlAction {
     const value = body[k + 1] ?? r.fail(body[k], `expected a value after ${key}`);
     if (key === ":parameters") {
       action.params = r.typedList(r.list(value, "(?x ...)"), "a parameter");
+      const loose = action.params.find((p) => !p.name.startsWith("?"));
+      if (loose) r.fail(value, `action "${name}": parameter "${loose.name}" must start with "?"`);
     } else if (key === ":precondition") {
       action.precondition = r.conjunction(value, "a precondition");
     } else if (key === ":effect") {

@@ -107,3 +107,29 @@ Deno.test("an object only the goal names is known, with its type", async () => {
   assert.equal(delta.objects?.r4, delta.objects?.r1);
   assert.ok(delta.objects?.r4);
 });
+
+Deno.test("a dash against a type name types the parameters before it; a parameter without '?' is an error", () => {
+  // As published domains write it: `?obj -ball`.
+  const glued = parseDomain(
+    `(define (domain g) (:requirements :strips :typing) (:types ball room)
+      (:predicates (at ?b - ball ?r - room))
+      (:action drop :parameters (?obj -ball ?room -room)
+        :precondition (at ?obj ?room) :effect (not (at ?obj ?room))))`,
+    "g.pddl",
+  );
+  assert.deepEqual(glued.actions[0].params, [
+    { name: "?obj", type: "ball" },
+    { name: "?room", type: "room" },
+  ]);
+  assert.throws(
+    () =>
+      parseDomain(
+        `(define (domain g) (:predicates (p ?x))
+          (:action a :parameters (x) :precondition (p x) :effect (not (p x))))`,
+        "g.pddl",
+      ),
+    (e) =>
+      e instanceof PddlError && e.line === 2 &&
+      /action "a": parameter "x" must start with "\?"/.test(e.message),
+  );
+});

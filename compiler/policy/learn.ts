@@ -1880,7 +1880,13 @@ class Learner {
           }
           children.push(scored);
           if (
-            this.#acceptable(scored) && tied(scored.condition, params, (t) => this.#isConstant(t))
+            this.#acceptable(scored) &&
+            tied(
+              scored.condition,
+              params,
+              (t) => this.#isConstant(t),
+              (p) => this.#goalPreds.includes(p),
+            )
           ) {
             found.push(scored);
           }
@@ -2177,10 +2183,23 @@ function sampled(remaining: readonly number[], own: (i: number) => boolean): num
  * literals, to the action's parameters: one only an atom of its own names
  * ("something is served somewhere") says nothing of the objects the rule
  * takes, and only tells the demonstrations' moments apart by chance. A
- * variable of a `constant` type names one object (the pump) and needs no tie.
+ * variable of a `constant` type names one object (the pump) and needs no tie;
+ * nor does one the goal asks something of (a cake the goal wants, for which
+ * flour goes into a pan): that is what the action is for.
  */
-function tied(c: Conjunction, params: number, constant: (type: string) => boolean): boolean {
-  const reached = new Set(c.types.keys().filter((v) => v < params || constant(c.types[v])));
+function tied(
+  c: Conjunction,
+  params: number,
+  constant: (type: string) => boolean,
+  goal: (pred: string) => boolean,
+): boolean {
+  const wanted = new Set(
+    c.literals.filter((l) => !l.negated && l.none === undefined && goal(l.pred))
+      .flatMap(literalVars),
+  );
+  const reached = new Set(
+    c.types.keys().filter((v) => v < params || constant(c.types[v]) || wanted.has(v)),
+  );
   for (let grew = true; grew;) {
     grew = false;
     for (const l of c.literals) {

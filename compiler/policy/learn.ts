@@ -1664,6 +1664,12 @@ class Learner {
     return out;
   }
   readonly #constantsCache = new Map<string, string[]>();
+  /** The relation each goal predicate asks for (`goal_on` -> `on`). */
+  get #relationOfGoal(): Map<string, string> {
+    this.#relationOfGoalCache ??= new Map(goalRelations(this.vocab).map((r) => [r.goal, r.pred]));
+    return this.#relationOfGoalCache;
+  }
+  #relationOfGoalCache?: Map<string, string>;
 
   /** Whether `type` is a constant's: its one object is the same in every problem. */
   #isConstant(type: string): boolean {
@@ -1885,7 +1891,7 @@ class Learner {
               scored.condition,
               params,
               (t) => this.#isConstant(t),
-              (p) => this.#goalPreds.includes(p),
+              (g) => this.#relationOfGoal.get(g),
             )
           ) {
             found.push(scored);
@@ -2184,18 +2190,25 @@ function sampled(remaining: readonly number[], own: (i: number) => boolean): num
  * ("something is served somewhere") says nothing of the objects the rule
  * takes, and only tells the demonstrations' moments apart by chance. A
  * variable of a `constant` type names one object (the pump) and needs no tie;
- * nor does one the goal asks something of (a cake the goal wants, for which
- * flour goes into a pan): that is what the action is for.
+ * nor does one the goal still asks something of (a wheel the goal wants
+ * inflated and that is not, for which the pump is fetched): that is what the
+ * action is for. (A goal already achieved would only tell the moments apart.)
  */
 function tied(
   c: Conjunction,
   params: number,
   constant: (type: string) => boolean,
-  goal: (pred: string) => boolean,
+  relationOf: (goal: string) => string | undefined,
 ): boolean {
+  const key = (pred: string, l: Literal) => `${pred}(${l.args.join()})`;
+  const unheld = new Set(
+    c.literals.filter((l) => l.negated && l.none === undefined).map((l) => key(l.pred, l)),
+  );
   const wanted = new Set(
-    c.literals.filter((l) => !l.negated && l.none === undefined && goal(l.pred))
-      .flatMap(literalVars),
+    c.literals.filter((l) => {
+      const relation = l.negated || l.none !== undefined ? undefined : relationOf(l.pred);
+      return relation !== undefined && unheld.has(key(relation, l));
+    }).flatMap(literalVars),
   );
   const reached = new Set(
     c.types.keys().filter((v) => v < params || constant(c.types[v]) || wanted.has(v)),

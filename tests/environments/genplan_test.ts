@@ -33,14 +33,27 @@ dataTest(
  * training problems (the domain's rules withheld) and runs it on the test
  * problems `pick` takes; returns the decision list and each run's result.
  */
-async function induceAndSolve(
+function induceAndSolve(
   d: string,
   pick: (tasks: { id: string }[]) => { id: string }[],
 ) {
   const dir = `${DATA}/genplan/${d}`;
+  return induceAndSolveOn(
+    `pddl:${dir}/domain.pddl+${dir}/train`,
+    `pddl:${dir}/domain.pddl+${dir}/test`,
+    pick,
+  );
+}
+
+/** {@linkcode induceAndSolve} between any two problem sets, by their kit specs. */
+async function induceAndSolveOn(
+  trainSpec: string,
+  testSpec: string,
+  pick: (tasks: { id: string }[]) => { id: string }[],
+) {
   const options = { rules: "learned", observe: "changing" };
-  const train = await loadPddlKit(`pddl:${dir}/domain.pddl+${dir}/train`);
-  const test = await loadPddlKit(`pddl:${dir}/domain.pddl+${dir}/test`);
+  const train = await loadPddlKit(trainSpec);
+  const test = await loadPddlKit(testSpec);
   const traces = await generateExpertTraces(train, train.demonstrationTasks!(3), {
     envOptions: options,
   });
@@ -119,5 +132,30 @@ dataTest(
       policy,
       /"Rule \d+: unload\(x, y, z, p\) if [^"]*goal_on\(y, x1\) and clear\(x1\) and at\(x1, p\) and not exists\(k: crate, k == x1 /,
     );
+  },
+);
+
+dataTest(
+  "tyreworld (AgentBoard): the pump is fetched while a wheel the goal wants inflated is not",
+  async () => {
+    // No fact relates the pump to the wheels: the rule's reason is the goal
+    // alone. Without it the pump was never fetched (3 of 10 solved).
+    const dir = `${DATA}/pddl/tyreworld`;
+    const spec = `pddl:${dir}/domain.pddl+${dir}/problems`;
+    const one = ["tyreworld/p06", "tyreworld/p09", "tyreworld/p10"];
+    const { results, policy } = await induceAndSolveOn(
+      spec,
+      spec,
+      (tasks) => tasks.filter((t) => one.includes(t.id)),
+    );
+    assert.match(
+      policy,
+      /"Rule \d+: fetch\(x, y\) if not have\(x\) and in_\(x, y\) and goal_inflated\(x1\) and not inflated\(x1\)"/,
+    );
+    assert.equal(results.length, 3);
+    for (const { id, result } of results) {
+      assert.ok(result.success, `${id}: ${result.stop}`);
+      assert.equal(result.plannedActions, 0, `${id}: look-ahead planned actions`);
+    }
   },
 );

@@ -647,11 +647,15 @@ class Learner {
       // own copy acts on any kind (a plane flies only to an airport).
       if (this.#seeking.has(rule)) continue;
       // Only what held in every demonstrated use (the observed
-      // preconditions): a kind the search chose tells decisions apart.
+      // preconditions): a kind the search chose tells decisions apart,
+      // except of an object the goal still asks something of (no
+      // demonstration fetched grass; a goal that asks for grass does).
       const base = new Set(this.#baseKeys.get(rule.action) ?? []);
+      const asked = this.#askedVars(rule.condition);
       const literals = rule.condition.literals.filter((l) =>
         !(l.args.length === 1 && l.none === undefined && this.#static.has(l.pred) &&
-          base.has(literalKey(l)) && !this.#tellsApart(rule.action, l))
+          (base.has(literalKey(l)) || asked.has(l.args[0])) &&
+          !this.#tellsApart(rule.action, l))
       );
       if (literals.length === rule.condition.literals.length) continue;
       const has = new Set(literals.map(literalKey));
@@ -662,6 +666,26 @@ class Learner {
       this.#addCopy(out, seen, rule, literals, "any kind of object");
     }
     rules.splice(0, rules.length, ...out);
+  }
+
+  /**
+   * The variables of a condition the goal still asks something of: in a
+   * goal literal whose relation the condition says does not hold
+   * (`goal_inventory(x) and not inventory(x)`).
+   */
+  #askedVars(c: Conjunction): Set<number> {
+    const key = (pred: string, l: Literal) => `${pred}(${l.args.join()})`;
+    const unheld = new Set(
+      c.literals.filter((l) => l.negated && l.none === undefined).map((l) => key(l.pred, l)),
+    );
+    return new Set(
+      c.literals.filter((l) => {
+        const relation = l.negated || l.none !== undefined
+          ? undefined
+          : this.#relationOfGoal.get(l.pred);
+        return relation !== undefined && unheld.has(key(relation, l));
+      }).flatMap(literalVars),
+    );
   }
 
   /**
@@ -782,12 +806,14 @@ class Learner {
    * Puts before each rule whose action makes true what the goal may ask
    * (`fly(from, to)` adds `visited(to)`) but whose condition does not ask it
    * the rule for objects the goal asks it of (`goal_visited(to)` and not
-   * `visited(to)`). The copy acts only where its rule does, so it changes
-   * which objects the rule takes, never whether it acts: a flight that three
-   * demonstrations took on the way somewhere goes, where it can, to a city
-   * the goal names rather than to one that spends a plane for nothing. No
-   * copy goes where a demonstrated decision it would have taken chose
-   * other objects.
+   * `visited(to)`). The copy acts where its rule does, so it changes which
+   * objects the rule takes: a flight that three demonstrations took on the
+   * way somewhere goes, where it can, to a city the goal names rather than
+   * to one that spends a plane for nothing. It says nothing of the kind of
+   * the objects the goal names (grass picked up because the goal asks for
+   * it, where the demonstrations only ever picked up logs), so it also acts
+   * on those. No copy goes where a demonstrated decision it would have taken
+   * chose other objects.
    */
   #preferGoals(rules: PolicyRule[]): void {
     const achieved = [...this.#achievedBy].filter(([g]) => this.#asked.has(g));
@@ -800,7 +826,14 @@ class Learner {
           const asks = (l: Literal) =>
             l.pred === goal && !l.negated && l.args.every((a, k) => a === args[k]);
           if (rule.condition.literals.some(asks)) continue;
-          const literals = [...rule.condition.literals, { pred: goal, args, negated: false }];
+          // Whatever kind the demonstrations' objects were: the goal names this one.
+          const literals = [
+            ...rule.condition.literals.filter((l) =>
+              !(l.args.length === 1 && l.none === undefined && args.includes(l.args[0]) &&
+                this.#static.has(l.pred) && !this.#tellsApart(rule.action, l))
+            ),
+            { pred: goal, args, negated: false },
+          ];
           const not = { pred, args, negated: true };
           if (!literals.some((l) => literalKey(l) === literalKey(not))) literals.push(not);
           const condition: Conjunction = { types: rule.condition.types, literals };
@@ -1891,7 +1924,7 @@ class Learner {
               scored.condition,
               params,
               (t) => this.#isConstant(t),
-              (g) => this.#relationOfGoal.get(g),
+              this.#askedVars(scored.condition),
             )
           ) {
             found.push(scored);
@@ -2198,18 +2231,8 @@ function tied(
   c: Conjunction,
   params: number,
   constant: (type: string) => boolean,
-  relationOf: (goal: string) => string | undefined,
+  wanted: ReadonlySet<number>,
 ): boolean {
-  const key = (pred: string, l: Literal) => `${pred}(${l.args.join()})`;
-  const unheld = new Set(
-    c.literals.filter((l) => l.negated && l.none === undefined).map((l) => key(l.pred, l)),
-  );
-  const wanted = new Set(
-    c.literals.filter((l) => {
-      const relation = l.negated || l.none !== undefined ? undefined : relationOf(l.pred);
-      return relation !== undefined && unheld.has(key(relation, l));
-    }).flatMap(literalVars),
-  );
   const reached = new Set(
     c.types.keys().filter((v) => v < params || constant(c.types[v]) || wanted.has(v)),
   );

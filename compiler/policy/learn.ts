@@ -647,15 +647,11 @@ class Learner {
       // own copy acts on any kind (a plane flies only to an airport).
       if (this.#seeking.has(rule)) continue;
       // Only what held in every demonstrated use (the observed
-      // preconditions): a kind the search chose tells decisions apart,
-      // except of an object the goal still asks something of (no
-      // demonstration fetched grass; a goal that asks for grass does).
+      // preconditions): a kind the search chose tells decisions apart.
       const base = new Set(this.#baseKeys.get(rule.action) ?? []);
-      const asked = this.#askedVars(rule.condition);
       const literals = rule.condition.literals.filter((l) =>
         !(l.args.length === 1 && l.none === undefined && this.#static.has(l.pred) &&
-          (base.has(literalKey(l)) || asked.has(l.args[0])) &&
-          !this.#tellsApart(rule.action, l))
+          base.has(literalKey(l)) && !this.#tellsApart(rule.action, l))
       );
       if (literals.length === rule.condition.literals.length) continue;
       const has = new Set(literals.map(literalKey));
@@ -806,14 +802,14 @@ class Learner {
    * Puts before each rule whose action makes true what the goal may ask
    * (`fly(from, to)` adds `visited(to)`) but whose condition does not ask it
    * the rule for objects the goal asks it of (`goal_visited(to)` and not
-   * `visited(to)`). The copy acts where its rule does, so it changes which
-   * objects the rule takes: a flight that three demonstrations took on the
-   * way somewhere goes, where it can, to a city the goal names rather than
-   * to one that spends a plane for nothing. It says nothing of the kind of
-   * the objects the goal names (grass picked up because the goal asks for
-   * it, where the demonstrations only ever picked up logs), so it also acts
-   * on those. No copy goes where a demonstrated decision it would have taken
-   * chose other objects.
+   * `visited(to)`). The copy acts only where its rule does, so it changes
+   * which objects the rule takes, never whether it acts: a flight that three
+   * demonstrations took on the way somewhere goes, where it can, to a city
+   * the goal names rather than to one that spends a plane for nothing. After
+   * the rule comes the copy for any kind of object the goal names (grass
+   * picked up because the goal asks for it, where the demonstrations only
+   * ever picked up logs). No copy goes where a demonstrated decision it
+   * would have taken chose other objects.
    */
   #preferGoals(rules: PolicyRule[]): void {
     const achieved = [...this.#achievedBy].filter(([g]) => this.#asked.has(g));
@@ -825,20 +821,54 @@ class Learner {
         for (const args of this.#addedArgs(rule.action, pred)) {
           const asks = (l: Literal) =>
             l.pred === goal && !l.negated && l.args.every((a, k) => a === args[k]);
-          if (rule.condition.literals.some(asks)) continue;
-          // Whatever kind the demonstrations' objects were: the goal names this one.
-          const literals = [
-            ...rule.condition.literals.filter((l) =>
-              !(l.args.length === 1 && l.none === undefined && args.includes(l.args[0]) &&
-                this.#static.has(l.pred) && !this.#tellsApart(rule.action, l))
-            ),
-            { pred: goal, args, negated: false },
-          ];
           const not = { pred, args, negated: true };
-          if (!literals.some((l) => literalKey(l) === literalKey(not))) literals.push(not);
-          const condition: Conjunction = { types: rule.condition.types, literals };
+          const denies = (l: Literal) => literalKey(l) === literalKey(not);
+          let condition = rule.condition;
+          // Where the copy for any kind goes: after a rule that asks already.
+          let at = i + 1;
+          if (!rule.condition.literals.some(asks)) {
+            const literals = [...rule.condition.literals, { pred: goal, args, negated: false }];
+            if (!literals.some(denies)) literals.push(not);
+            condition = { types: rule.condition.types, literals };
+            at = i;
+            if (
+              this.#insertChecked(rules, seen, i, condition, rule.action, "for what the goal asks")
+            ) {
+              i++;
+              at = i;
+            }
+          } else if (!rule.condition.literals.some(denies)) continue;
+          // Then the same whatever kind the demonstrations' objects were (a
+          // kind literal, a parameter's type): the goal names this one.
+          if (this.#seeking.has(rule)) continue;
+          const literals = condition.literals;
+          const params = this.vocab.actions[rule.action].params;
+          const anyKind: Conjunction = {
+            types: condition.types.map((t, v) =>
+              v < params.length && args.includes(v) &&
+                !this.#typeTellsApart(rule.action, v, t)
+                ? params[v].type
+                : t
+            ),
+            literals: literals.filter((l) =>
+              !(l.args.length === 1 && l.none === undefined && args.includes(l.args[0]) &&
+                this.#static.has(l.pred) && !this.#goalPreds.includes(l.pred) &&
+                !this.#tellsApart(rule.action, l))
+            ),
+          };
           if (
-            this.#insertChecked(rules, seen, i, condition, rule.action, "for what the goal asks")
+            ruleKey({ action: rule.action, condition: anyKind }) ===
+              ruleKey({ action: rule.action, condition })
+          ) continue;
+          if (
+            this.#insertChecked(
+              rules,
+              seen,
+              at,
+              anyKind,
+              rule.action,
+              "for what the goal asks, of any kind",
+            ) && at === i
           ) {
             i++;
           }
@@ -975,6 +1005,27 @@ class Learner {
         e.action !== other ||
         this.#index[i].has(l.pred, l.args.map((a) => e.args[a])) === l.negated
       );
+    });
+  }
+
+  /**
+   * Whether the type `type` of `action`'s parameter `v` is what tells it
+   * from another demonstrated action of the same parameters, no use of
+   * which had an object of that type there (`paint_red` of a red thing,
+   * where `paint_blue` only ever painted blue ones): see `#tellsApart`.
+   */
+  #typeTellsApart(action: string, v: number, type: string): boolean {
+    const params = this.vocab.actions[action].params;
+    const fit = (a: string, b: string) => this.#types.fits(a, b) || this.#types.fits(b, a);
+    return [...new Set(this.examples.map((e) => e.action))].some((other) => {
+      const theirs = this.vocab.actions[other].params;
+      if (other === action || theirs.length !== params.length) return false;
+      if (theirs.some((p, i) => !fit(p.type, params[i].type))) return false;
+      return this.examples.every((e) => {
+        if (e.action !== other) return true;
+        const t = e.state.typeOf(String(e.args[v]));
+        return t === undefined || !this.#types.fits(t, type);
+      });
     });
   }
 

@@ -1062,3 +1062,61 @@ Deno.test("a rule names a constant of the domain: wheels are inflated once the p
   assert.equal(results[0].plannedActions, 0);
   assert.equal(results[0].invalidActions, 0);
 });
+
+/** Logs and grass along a path of cells; a fire is lit with a log carried to the camp. */
+const FORAGE_DOMAIN = `
+(define (domain forage)
+  (:requirements :strips :typing)
+  (:types item cell)
+  (:predicates (at ?i - item ?c - cell) (here ?c - cell) (next ?c - cell ?d - cell)
+    (held ?i - item) (log ?i - item) (grass ?i - item) (camp ?c - cell) (lit ?c - cell))
+  (:action walk :parameters (?from - cell ?to - cell)
+    :precondition (and (here ?from) (next ?from ?to))
+    :effect (and (here ?to) (not (here ?from))))
+  (:action pick :parameters (?i - item ?c - cell)
+    :precondition (and (at ?i ?c) (here ?c))
+    :effect (and (held ?i) (not (at ?i ?c))))
+  (:action light :parameters (?i - item ?c - cell)
+    :precondition (and (held ?i) (log ?i) (here ?c) (camp ?c))
+    :effect (and (lit ?c) (not (held ?i)))))
+`;
+
+/**
+ * Cells `c1 .. c<n>` in a row, the camp at `c1` where the walker starts;
+ * `items` maps each item (`log1`, `grass1`, ...) to its cell; `goal` is PDDL.
+ */
+function forageProblem(
+  name: string,
+  [n, items, goal]: [number, Record<string, number>, string],
+): string {
+  const cells = Array.from({ length: n }, (_, i) => `c${i + 1}`);
+  const links = cells.slice(1).map((c, i) => `(next ${cells[i]} ${c}) (next ${c} ${cells[i]})`);
+  const lying = Object.entries(items).map(([i, c]) =>
+    `(at ${i} c${c}) (${i.startsWith("log") ? "log" : "grass"} ${i})`
+  );
+  return `(define (problem ${name}) (:domain forage)
+  (:objects ${cells.join(" ")} - cell ${Object.keys(items).join(" ")} - item)
+  (:init (here c1) (camp c1) ${links.join(" ")} ${lying.join(" ")})
+  (:goal (and ${goal})))`;
+}
+
+Deno.test("a thing the goal asks for is picked up whatever its kind: grass, where the demonstrations only took logs", async () => {
+  // Grass lies beside the logs and is never taken: the rules that pick
+  // things up are learned for logs.
+  const kit = kitOf("forage", FORAGE_DOMAIN, {
+    p1: [1, { log1: 1, grass1: 1 }, "(lit c1)"],
+    p2: [1, { grass1: 1, log1: 1, grass2: 1 }, "(held log1)"],
+    p3: [1, { grass1: 1, log1: 1, log2: 1 }, "(lit c1) (held log2)"],
+    t1: [1, { grass1: 1, log1: 1, grass2: 1 }, "(held grass2)"],
+  }, forageProblem);
+  const { results, policy } = await induceAndRun(kit, ["forage/p1", "forage/p2", "forage/p3"], [
+    "forage/t1",
+  ], true);
+  // The rules learned pick up logs (a type of their own); the rule for what
+  // the goal asks takes any item.
+  assert.match(policy, /select_one\(i: Log, not held\(i\) and exists/);
+  assert.match(policy, /select_one\(i: item, not held\(i\) and goal_held\(i\)/);
+  assert.ok(results[0].success, results[0].stop);
+  assert.equal(results[0].plannedActions, 0);
+  assert.equal(results[0].actions, 1);
+});

@@ -846,6 +846,7 @@ class Learner {
           const anyKind: Conjunction = {
             types: condition.types.map((t, v) =>
               v < params.length && args.includes(v) &&
+                this.#widenable(rule.action, condition.types, v, true) &&
                 !this.#typeTellsApart(rule.action, v, t)
                 ? params[v].type
                 : t
@@ -888,25 +889,11 @@ class Learner {
    */
   #widenTypes(rules: PolicyRule[]): void {
     const seen = new Set(rules.map(ruleKey));
-    // Each action's pairings of kinds, as its demonstrated uses had them.
-    const pairings = new Map<string, string[][]>();
-    for (const e of this.examples) {
-      const sig = this.#signature(e).split(",");
-      const list = pairings.get(e.action) ?? [];
-      if (!list.some((o) => o.join() === sig.join())) list.push(sig);
-      pairings.set(e.action, list);
-    }
     for (let i = 0; i < rules.length; i++) {
       const rule = rules[i];
       const params = this.vocab.actions[rule.action].params;
       const { types, literals } = rule.condition;
-      // A kind another pairing differs from this one in alone has rules of
-      // its own (a drop onto a crate asks what one onto a pallet need not).
-      const kinds = pairings.get(rule.action) ?? [];
-      const widened = params.map((p, k) =>
-        types[k] !== p.type &&
-        !kinds.some((o) => o[k] !== types[k] && o.every((t, j) => j === k || t === types[j]))
-      );
+      const widened = params.map((_, k) => this.#widenable(rule.action, types, k));
       if (!widened.includes(true)) continue;
       const condition: Conjunction = {
         types: types.map((t, k) => widened[k] ? params[k].type : t),
@@ -919,6 +906,34 @@ class Learner {
       }
     }
   }
+
+  /**
+   * Whether the kind a rule of `action` names at parameter `k` (`types[k]`,
+   * narrower than the declared type) may be widened to the declared type:
+   * not where another demonstrated pairing of kinds differs from the rule's
+   * at `k` alone, which has rules of its own (a drop onto a crate asks what
+   * one onto a pallet need not). With `overKinds`, a pairing that names
+   * only a type above the rule's there (an item, where the rule says a
+   * log: a problem with one log types it by its declared type) is no other.
+   */
+  #widenable(action: string, types: readonly string[], k: number, overKinds = false): boolean {
+    if (types[k] === this.vocab.actions[action].params[k].type) return false;
+    if (!this.#pairings) {
+      // Each action's pairings of kinds, as its demonstrated uses had them.
+      this.#pairings = new Map();
+      for (const e of this.examples) {
+        const sig = this.#signature(e).split(",");
+        const list = this.#pairings.get(e.action) ?? [];
+        if (!list.some((o) => o.join() === sig.join())) list.push(sig);
+        this.#pairings.set(e.action, list);
+      }
+    }
+    return !(this.#pairings.get(action) ?? []).some((o) =>
+      o[k] !== types[k] && o.every((t, j) => j === k || t === types[j]) &&
+      !(overKinds && this.#types.fits(types[k], o[k]))
+    );
+  }
+  #pairings?: Map<string, string[][]>;
 
   /**
    * Inserts at `at` the rule of `action` and `condition`, unless a rule of

@@ -1010,17 +1010,10 @@ class Learner {
    * which objects.
    */
   #tellsApart(action: string, l: Literal): boolean {
-    const params = this.vocab.actions[action].params;
-    const fit = (a: string, b: string) => this.#types.fits(a, b) || this.#types.fits(b, a);
-    return [...new Set(this.examples.map((e) => e.action))].some((other) => {
-      const theirs = this.vocab.actions[other].params;
-      if (other === action || theirs.length !== params.length) return false;
-      if (theirs.some((p, i) => !fit(p.type, params[i].type))) return false;
-      return this.examples.every((e, i) =>
-        e.action !== other ||
-        this.#index[i].has(l.pred, l.args.map((a) => e.args[a])) === l.negated
-      );
-    });
+    return this.#otherActionAlways(
+      action,
+      (e, i) => this.#index[i].has(l.pred, l.args.map((a) => e.args[a])) === l.negated,
+    );
   }
 
   /**
@@ -1030,17 +1023,27 @@ class Learner {
    * where `paint_blue` only ever painted blue ones): see `#tellsApart`.
    */
   #typeTellsApart(action: string, v: number, type: string): boolean {
+    return this.#otherActionAlways(action, (e) => {
+      const t = e.state.typeOf(String(e.args[v]));
+      return t === undefined || !this.#types.fits(t, type);
+    });
+  }
+
+  /**
+   * Whether another demonstrated action of `action`'s parameters (types
+   * that fit either way) had `holds` at every use (example, its index).
+   */
+  #otherActionAlways(
+    action: string,
+    holds: (e: PolicyExample, i: number) => boolean,
+  ): boolean {
     const params = this.vocab.actions[action].params;
     const fit = (a: string, b: string) => this.#types.fits(a, b) || this.#types.fits(b, a);
     return [...new Set(this.examples.map((e) => e.action))].some((other) => {
       const theirs = this.vocab.actions[other].params;
       if (other === action || theirs.length !== params.length) return false;
       if (theirs.some((p, i) => !fit(p.type, params[i].type))) return false;
-      return this.examples.every((e) => {
-        if (e.action !== other) return true;
-        const t = e.state.typeOf(String(e.args[v]));
-        return t === undefined || !this.#types.fits(t, type);
-      });
+      return this.examples.every((e, i) => e.action !== other || holds(e, i));
     });
   }
 

@@ -805,11 +805,12 @@ class Learner {
    * `visited(to)`). The copy acts only where its rule does, so it changes
    * which objects the rule takes, never whether it acts: a flight that three
    * demonstrations took on the way somewhere goes, where it can, to a city
-   * the goal names rather than to one that spends a plane for nothing. After
-   * the rule comes the copy for any kind of object the goal names (grass
-   * picked up because the goal asks for it, where the demonstrations only
-   * ever picked up logs). No copy goes where a demonstrated decision it
-   * would have taken chose other objects.
+   * the goal names rather than to one that spends a plane for nothing.
+   * Between the copy and its rule (after a rule that asks the goal already)
+   * comes a copy for the objects the goal names of any kind (grass picked up
+   * because the goal asks for it, where the demonstrations only ever picked
+   * up logs). No copy goes where a demonstrated decision it would have taken
+   * chose other objects.
    */
   #preferGoals(rules: PolicyRule[]): void {
     const achieved = [...this.#achievedBy].filter(([g]) => this.#asked.has(g));

@@ -650,8 +650,7 @@ class Learner {
       // preconditions): a kind the search chose tells decisions apart.
       const base = new Set(this.#baseKeys.get(rule.action) ?? []);
       const literals = rule.condition.literals.filter((l) =>
-        !(l.args.length === 1 && l.none === undefined && this.#static.has(l.pred) &&
-          base.has(literalKey(l)) && !this.#tellsApart(rule.action, l))
+        !(this.#isKind(rule.action, l) && base.has(literalKey(l)))
       );
       if (literals.length === rule.condition.literals.length) continue;
       const has = new Set(literals.map(literalKey));
@@ -670,16 +669,14 @@ class Learner {
    * (`goal_inventory(x) and not inventory(x)`).
    */
   #askedVars(c: Conjunction): Set<number> {
-    const key = (pred: string, l: Literal) => `${pred}(${l.args.join()})`;
-    const unheld = new Set(
-      c.literals.filter((l) => l.negated && l.none === undefined).map((l) => key(l.pred, l)),
-    );
+    const keys = new Set(c.literals.map(literalKey));
     return new Set(
       c.literals.filter((l) => {
         const relation = l.negated || l.none !== undefined
           ? undefined
           : this.#relationOfGoal.get(l.pred);
-        return relation !== undefined && unheld.has(key(relation, l));
+        return relation !== undefined &&
+          keys.has(literalKey({ pred: relation, args: l.args, negated: true }));
       }).flatMap(literalVars),
     );
   }
@@ -853,9 +850,8 @@ class Learner {
                 : t
             ),
             literals: literals.filter((l) =>
-              !(l.args.length === 1 && l.none === undefined && args.includes(l.args[0]) &&
-                this.#static.has(l.pred) && !this.#goalPreds.includes(l.pred) &&
-                !this.#tellsApart(rule.action, l))
+              !(this.#isKind(rule.action, l) && args.includes(l.args[0]) &&
+                !this.#goalPreds.includes(l.pred))
             ),
           };
           if (
@@ -1000,6 +996,16 @@ class Learner {
     seen.add(key);
     list.push({ action: rule.action, condition, covers: 0, fires: 0 });
     this.#explain?.(`policy rule ${list.length}, ${why}: ${this.#ruleText(list.at(-1)!)}`);
+  }
+
+  /**
+   * Whether `l` says what kind its one object is (a static property:
+   * `ispawn(obj)`, `not ismonkey(obj)`) without being what tells `action`
+   * from another action (see `#tellsApart`): a kind a copy may drop.
+   */
+  #isKind(action: string, l: Literal): boolean {
+    return l.args.length === 1 && l.none === undefined && this.#static.has(l.pred) &&
+      !this.#tellsApart(action, l);
   }
 
   /**
@@ -1446,9 +1452,9 @@ class Learner {
    */
   get #achievedBy(): Map<string, string> {
     return new Map(
-      goalRelations(this.vocab)
-        .filter((r) => !this.#static.has(r.pred) && this.#goalPreds.includes(r.goal))
-        .map((r) => [r.goal, r.pred]),
+      [...this.#relationOfGoal].filter(([goal, pred]) =>
+        !this.#static.has(pred) && this.#goalPreds.includes(goal)
+      ),
     );
   }
 
@@ -1988,17 +1994,12 @@ class Learner {
             ) continue;
           }
           children.push(scored);
-          if (
-            this.#acceptable(scored) &&
-            tied(
-              scored.condition,
-              params,
-              (t) => this.#isConstant(t),
-              this.#askedVars(scored.condition),
-            )
-          ) {
-            found.push(scored);
-          }
+          // What the goal asks is read only when a variable needs it.
+          let asked: Set<number> | undefined;
+          const free = (v: number) =>
+            this.#isConstant(scored.condition.types[v]) ||
+            (asked ??= this.#askedVars(scored.condition)).has(v);
+          if (this.#acceptable(scored) && tied(scored.condition, params, free)) found.push(scored);
         }
       }
       children.sort((a, b) =>
@@ -2292,20 +2293,13 @@ function sampled(remaining: readonly number[], own: (i: number) => boolean): num
  * literals, to the action's parameters: one only an atom of its own names
  * ("something is served somewhere") says nothing of the objects the rule
  * takes, and only tells the demonstrations' moments apart by chance. A
- * variable of a `constant` type names one object (the pump) and needs no tie;
- * nor does one the goal still asks something of (a wheel the goal wants
- * inflated and that is not, for which the pump is fetched): that is what the
+ * variable `free` says needs no tie: one of a `constant` type names one
+ * object (the pump); one the goal still asks something of (a wheel the goal
+ * wants inflated and that is not, for which the pump is fetched) is what the
  * action is for. (A goal already achieved would only tell the moments apart.)
  */
-function tied(
-  c: Conjunction,
-  params: number,
-  constant: (type: string) => boolean,
-  wanted: ReadonlySet<number>,
-): boolean {
-  const reached = new Set(
-    c.types.keys().filter((v) => v < params || constant(c.types[v]) || wanted.has(v)),
-  );
+function tied(c: Conjunction, params: number, free: (v: number) => boolean): boolean {
+  const reached = new Set(c.types.keys().filter((v) => v < params || free(v)));
   for (let grew = true; grew;) {
     grew = false;
     for (const l of c.literals) {

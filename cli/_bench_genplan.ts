@@ -86,16 +86,32 @@ export function genplanDomains(data: string): string[] {
   const out: string[] = [];
   let suites: Deno.DirEntry[];
   try {
-    suites = [...Deno.readDirSync(root)].filter((e) => e.isDirectory);
+    suites = [...Deno.readDirSync(root)].filter((e) => isDirectory(root, e));
   } catch (e) {
     throw new UsageError(`No generalised-planning data in "${root}": ${(e as Error).message}`);
   }
   for (const s of suites) {
     for (const d of Deno.readDirSync(`${root}/${s.name}`)) {
-      if (d.isDirectory) out.push(`${s.name}/${d.name}`);
+      if (isDirectory(`${root}/${s.name}`, d)) out.push(`${s.name}/${d.name}`);
     }
   }
+  if (out.length === 0) {
+    throw new UsageError(
+      `No generalised-planning domains in "${root}": expected <suite>/<domain>/ folders, each with domain.pddl, train/ and test/`,
+    );
+  }
   return out.sort();
+}
+
+/** Whether a folder entry is a directory, following a symbolic link. */
+function isDirectory(parent: string, e: Deno.DirEntry): boolean {
+  if (e.isDirectory) return true;
+  if (!e.isSymlink) return false;
+  try {
+    return Deno.statSync(`${parent}/${e.name}`).isDirectory;
+  } catch {
+    return false;
+  }
 }
 
 /** The domains a request names (each must exist), or all of them. */

@@ -94,11 +94,20 @@ Deno.test("bench rejects bad usage and missing data with exit 2", async () => {
       /Benchmark data not found: "\/no\/such\/data/,
     ],
   ];
+  // A genplan data folder with no domain in it is an error, not an empty table.
+  const empty = await Deno.makeTempDir();
+  await Deno.mkdir(`${empty}/genplan/mine`, { recursive: true });
+  cases.push([
+    ["--suite", "genplan", "--data", empty, "--out", empty],
+    /No generalised-planning domains in ".*genplan": expected <suite>\/<domain>\/ folders/,
+  ]);
   for (const [args, pattern] of cases) {
     const r = await bench(args);
     assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
     assert.match(r.stderr, pattern);
   }
+  assert.deepEqual([...Deno.readDirSync(empty)].map((e) => e.name), ["genplan"]);
+  await Deno.remove(empty, { recursive: true });
   const help = await bench(["--help"]);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /^Usage: deno task bench/);
@@ -120,8 +129,10 @@ Deno.test("weakTraceSets takes the k-th demonstration of each task type while ev
 });
 
 Deno.test("bench --suite genplan measures domains two at a time and keeps the suite's order", async () => {
-  // Two small tour domains of our own, in the genplan layout: domain.pddl, train/, test/.
+  // Two small tour domains of our own, in the genplan layout: domain.pddl, train/, test/;
+  // the second is a symbolic link to a folder elsewhere.
   const data = await Deno.makeTempDir();
+  const elsewhere = await Deno.makeTempDir();
   const out = await Deno.makeTempDir();
   const line = (n: number) => {
     const places = Array.from({ length: n }, (_, k) => `p${k}`);
@@ -130,7 +141,7 @@ Deno.test("bench --suite genplan measures domains two at a time and keeps the su
     return { places, links };
   };
   for (const name of ["tour_a", "tour_b"]) {
-    const dir = `${data}/genplan/mine/${name}`;
+    const dir = name === "tour_b" ? elsewhere : `${data}/genplan/mine/${name}`;
     await Deno.mkdir(`${dir}/train`, { recursive: true });
     await Deno.mkdir(`${dir}/test`, { recursive: true });
     await Deno.writeTextFile(`${dir}/domain.pddl`, TOUR_DOMAIN);
@@ -141,6 +152,7 @@ Deno.test("bench --suite genplan measures domains two at a time and keeps the su
       }
     }
   }
+  await Deno.symlink(elsewhere, `${data}/genplan/mine/tour_b`);
   const r = await bench(["--suite", "genplan", "--data", data, "--out", out, "--parallel", "2"]);
   assert.equal(r.code, 0, r.stderr);
   const json = JSON.parse(await Deno.readTextFile(`${out}/results.json`));
@@ -158,5 +170,6 @@ Deno.test("bench --suite genplan measures domains two at a time and keeps the su
   assert.match(r.stderr, /mine\/tour_b: demonstrations: 3 plans/);
   assert.match(await Deno.readTextFile(`${out}/results.md`), /minutes in all, 2\s+at\s+a\s+time/);
   await Deno.remove(data, { recursive: true });
+  await Deno.remove(elsewhere, { recursive: true });
   await Deno.remove(out, { recursive: true });
 });

@@ -1,12 +1,14 @@
 /**
- * A reader for the PDDL subset of STRIPS planning benchmarks: domains with
+ * A reader for the PDDL of classical planning benchmarks: domains with
  * `:strips` and `:typing` (types with parents, `either` types, typed or
  * untyped parameters, constants), predicates, and actions whose
  * precondition is a conjunction of literals (negated ones and equalities
- * `(= ?a ?b)` allowed) and whose effect is a conjunction of added and
- * deleted atoms; problems with objects, an initial state of ground atoms
- * and a conjunctive goal. Anything else is an error naming the file, line
- * and column and what was expected.
+ * `(= ?a ?b)` allowed) and of conditions built with `and`, `or`, `not`,
+ * `imply`, `exists` and `forall`, and whose effect is a conjunction of added
+ * and deleted atoms; problems with objects, an initial state of ground
+ * atoms and a conjunctive goal. Anything else (conditional effects, numeric
+ * fluents, probabilistic effects, quantified goals) is an error naming the
+ * file, line and column and what was expected.
  *
  * pddlgym's convention is read too: a domain whose comment line
  * `; (:actions name1 name2 ...)` names some of its predicates declares
@@ -69,13 +71,54 @@ export interface PddlLiteral extends PddlAtom {
   negated: boolean;
 }
 
+/**
+ * A precondition beyond a literal: a conjunction, a disjunction (`imply a b`
+ * reads as `(or (not a) b)`), a negation of one of those, or a quantifier
+ * over the objects of a type.
+ */
+export type PddlFormula =
+  | { op: "literal"; literal: PddlLiteral }
+  | { op: "and" | "or"; items: PddlFormula[] }
+  | { op: "not"; item: PddlFormula }
+  | { op: "exists" | "forall"; vars: TypedName[]; body: PddlFormula };
+
 /** An action schema. */
 export interface PddlAction {
   name: string;
   params: TypedName[];
+  /** The precondition's conjuncts that are literals. */
   precondition: PddlLiteral[];
+  /**
+   * The precondition's other conjuncts (`or`, `imply`, `exists`, `forall`),
+   * which must hold too; absent for a plain STRIPS action.
+   */
+  condition?: PddlFormula[];
   add: PddlAtom[];
   del: PddlAtom[];
+}
+
+/**
+ * The literals of a formula, each with the quantified variables in scope
+ * where it occurs (innermost last).
+ */
+export function* formulaLiterals(
+  f: PddlFormula,
+  scope: readonly TypedName[] = [],
+): Generator<{ literal: PddlLiteral; scope: readonly TypedName[] }> {
+  switch (f.op) {
+    case "literal":
+      yield { literal: f.literal, scope };
+      return;
+    case "and":
+    case "or":
+      for (const item of f.items) yield* formulaLiterals(item, scope);
+      return;
+    case "not":
+      yield* formulaLiterals(f.item, scope);
+      return;
+    default:
+      yield* formulaLiterals(f.body, [...scope, ...f.vars]);
+  }
 }
 
 /** A domain. */
@@ -222,9 +265,66 @@ class Reader {
       return { ...this.atom(items[1], "an atom"), negated: true };
     }
     if (["or", "imply", "forall", "exists", "when"].includes(head)) {
-      this.fail(e, `"${head}" is not in the supported STRIPS subset (and, not)`);
+      this.fail(
+        e,
+        `"${head}" is not in the supported subset here (a conjunction of literals${
+          head === "when" ? "; conditional effects are not supported" : ""
+        })`,
+      );
     }
     return { ...this.atom(e, what), negated: false };
+  }
+  /** Whether `e` is a literal: an atom or `(not <atom>)`. */
+  isLiteral(e: SExpr): boolean {
+    if (e.kind !== "list") return false;
+    const head = e.items[0]?.kind === "atom" ? e.items[0].text : "";
+    if (head === "not") return e.items.length === 2 && this.isLiteral(e.items[1]);
+    return !FORMULA_HEADS.includes(head);
+  }
+  /** A precondition: its conjuncts that are literals, and the others as formulas. */
+  precondition(e: SExpr): { literals: PddlLiteral[]; formulas: PddlFormula[] } {
+    const literals: PddlLiteral[] = [];
+    const formulas: PddlFormula[] = [];
+    const conjunct = (x: SExpr) => {
+      const items = this.list(x, "a precondition");
+      if (items.length === 0) return;
+      if (items[0].kind === "atom" && items[0].text === "and") items.slice(1).forEach(conjunct);
+      else if (this.isLiteral(x)) literals.push(this.literal(x, "a precondition"));
+      else formulas.push(this.formula(x));
+    };
+    conjunct(e);
+    return { literals, formulas };
+  }
+  /** A formula of `and`, `or`, `not`, `imply`, `exists`, `forall` over literals. */
+  formula(e: SExpr): PddlFormula {
+    const items = this.list(e, "a condition");
+    const head = items[0]?.kind === "atom" ? items[0].text : "";
+    switch (head) {
+      case "and":
+      case "or":
+        return { op: head, items: items.slice(1).map((x) => this.formula(x)) };
+      case "not":
+        if (items.length !== 2) this.fail(e, "(not ...) takes one condition");
+        return { op: "not", item: this.formula(items[1]) };
+      case "imply":
+        if (items.length !== 3) this.fail(e, "(imply ...) takes two conditions");
+        return {
+          op: "or",
+          items: [{ op: "not", item: this.formula(items[1]) }, this.formula(items[2])],
+        };
+      case "exists":
+      case "forall": {
+        if (items.length !== 3) this.fail(e, `(${head} (?x - type ...) <condition>) expected`);
+        const vars = this.typedList(this.list(items[1], "(?x - type ...)"), "a variable");
+        const loose = vars.find((v) => !v.name.startsWith("?"));
+        if (loose) this.fail(items[1], `variable "${loose.name}" must start with "?"`);
+        return { op: head, vars, body: this.formula(items[2]) };
+      }
+      case "when":
+        return this.fail(e, `"when" belongs in an effect; conditional effects are not supported`);
+      default:
+        return { op: "literal", literal: this.literal(e, "a condition") };
+    }
   }
   /** A conjunction (or one literal), as literals. */
   conjunction(e: SExpr, what: string): PddlLiteral[] {
@@ -236,6 +336,9 @@ class Reader {
     return [this.literal(e, what)];
   }
 }
+
+/** The heads of a condition that is no literal. */
+const FORMULA_HEADS = ["and", "or", "imply", "exists", "forall", "when"];
 
 /** The sections `(:key ...)` of a definition after its header. */
 function sections(r: Reader, items: SExpr[]): { key: string; body: SExpr[]; at: SExpr }[] {
@@ -326,6 +429,10 @@ export function parseDomain(text: string, file: string): PddlDomain {
     ...domain.constants.map((c) => c.type),
     ...Object.values(domain.predicates).flat().map((p) => p.type),
     ...domain.actions.flatMap((a) => a.params.map((p) => p.type)),
+    ...domain.actions.flatMap((a) =>
+      (a.condition ?? []).flatMap((f) => [...formulaLiterals(f)].flatMap((l) => l.scope))
+        .map((v) => v.type)
+    ),
   ].flatMap(eitherTypes);
   for (const t of used) {
     if (t !== "object" && !Object.hasOwn(domain.types, t)) {
@@ -334,8 +441,13 @@ export function parseDomain(text: string, file: string): PddlDomain {
   }
   dropActionPredicates(domain, text, file);
   for (const a of domain.actions) {
-    for (const l of [...a.precondition, ...a.add, ...a.del]) {
-      if (l.pred === EQUALITY && a.precondition.includes(l as PddlLiteral)) {
+    const conditions = (a.condition ?? []).flatMap((f) => [...formulaLiterals(f)])
+      .map((l) => l.literal);
+    for (const l of [...a.precondition, ...conditions, ...a.add, ...a.del]) {
+      if (
+        l.pred === EQUALITY &&
+        (a.precondition.includes(l as PddlLiteral) || conditions.includes(l as PddlLiteral))
+      ) {
         if (l.args.length !== 2) {
           throw new PddlError(file, 1, 1, `action "${a.name}": "=" takes 2 arguments`);
         }
@@ -359,7 +471,18 @@ export function parseDomain(text: string, file: string): PddlDomain {
 }
 
 /** The requirements the reader understands. */
-const SUPPORTED_REQUIREMENTS = [":strips", ":typing", ":negative-preconditions", ":equality"];
+const SUPPORTED_REQUIREMENTS = [
+  ":strips",
+  ":typing",
+  ":negative-preconditions",
+  ":equality",
+  ":disjunctive-preconditions",
+  ":existential-preconditions",
+  ":universal-preconditions",
+  ":quantified-preconditions",
+  // ADL's conditional effects are refused where an effect uses one.
+  ":adl",
+];
 
 /**
  * Reads pddlgym's `; (:actions a b ...)` comment and drops the action
@@ -388,6 +511,14 @@ function dropActionPredicates(domain: PddlDomain, text: string, file: string): v
         );
       }
       a.precondition = a.precondition.filter((l) => l.pred !== n);
+      if (a.condition?.some((f) => [...formulaLiterals(f)].some((l) => l.literal.pred === n))) {
+        throw new PddlError(
+          file,
+          at + 1,
+          1,
+          `action predicate "${n}" is used inside a condition of action "${a.name}"`,
+        );
+      }
     }
     delete domain.predicates[n];
   }
@@ -405,7 +536,9 @@ function parseAction(r: Reader, body: SExpr[], at: SExpr): PddlAction {
       const loose = action.params.find((p) => !p.name.startsWith("?"));
       if (loose) r.fail(value, `action "${name}": parameter "${loose.name}" must start with "?"`);
     } else if (key === ":precondition") {
-      action.precondition = r.conjunction(value, "a precondition");
+      const { literals, formulas } = r.precondition(value);
+      action.precondition = literals;
+      if (formulas.length > 0) action.condition = formulas;
     } else if (key === ":effect") {
       for (const l of r.conjunction(value, "an effect")) {
         (l.negated ? action.del : action.add).push({ pred: l.pred, args: l.args });
@@ -413,9 +546,16 @@ function parseAction(r: Reader, body: SExpr[], at: SExpr): PddlAction {
     } else r.fail(body[k], `"${key}" is not supported in an action`);
   }
   const params = new Set(action.params.map((p) => p.name));
-  for (const l of [...action.precondition, ...action.add, ...action.del]) {
-    for (const a of l.args) {
-      if (a.startsWith("?") && !params.has(a)) {
+  const scoped = [
+    ...[...action.precondition, ...action.add, ...action.del].map((literal) => ({
+      literal,
+      scope: [] as readonly TypedName[],
+    })),
+    ...(action.condition ?? []).flatMap((f) => [...formulaLiterals(f)]),
+  ];
+  for (const { literal, scope } of scoped) {
+    for (const a of literal.args) {
+      if (a.startsWith("?") && !params.has(a) && !scope.some((v) => v.name === a)) {
         r.fail(at, `action "${name}" uses "${a}", which is not a parameter`);
       }
     }

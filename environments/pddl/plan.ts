@@ -34,6 +34,7 @@
  */
 import { EQUALITY, type PddlAction, type PddlAtom } from "./parse.ts";
 import type { Fact, GroundAction, PddlWorld } from "./world.ts";
+import { groundCondition, type GroundLiteral } from "./condition.ts";
 
 /** Options of {@linkcode planPddl}. */
 export interface PlanOptions {
@@ -347,6 +348,8 @@ function taskFor(world: PddlWorld, state: ReadonlySet<Fact>): Task {
 }
 
 const NONE: readonly number[] = [];
+/** The ways a condition-free action's precondition holds: one, its literals. */
+const ALWAYS: readonly (readonly GroundLiteral[])[] = [[]];
 
 /**
  * Grounds the world's actions reachable from `init` on the delete
@@ -592,38 +595,66 @@ function ground(world: PddlWorld, init: ReadonlySet<Fact>): Task {
     scratchArgs.length = l.args.length;
     return reached.get(textOf(l.pred, scratchArgs));
   };
+  // A fact's truth for a condition: static facts are known, facts never reached never hold.
+  const known = (fact: Fact) => {
+    const f = reached.get(fact);
+    return f === undefined ? false : f < 0 ? true : undefined;
+  };
+  const objectsOf = (type: string) => world.objectsOf(type);
   next: for (const a of order) {
     const si = actSchema.data[a];
     const s = schemas[si];
     const binding = A.subarray(S[a], S[a + 1]);
-    values.length = 0;
+    const negated: number[] = [];
     for (const l of s.neg) {
       const f = lookup(l, binding);
       // Never reached: never holds. Static and reached: always holds, so never applicable.
       if (f === undefined) continue;
       if (f < 0) continue next;
-      values.push(f);
+      negated.push(f);
     }
-    neg.add(values);
-    values.length = 0;
-    for (let k = addStart.data[a]; k < addStart.data[a + 1]; k++) {
-      values.push(number[actAdd.data[k]]);
+    // A condition beyond literals makes one ground action per way it can hold.
+    let alternatives: readonly (readonly GroundLiteral[])[] = ALWAYS;
+    const action = world.domain.actions[si];
+    if (action.condition) {
+      const names = new Map(action.params.map((p, i) => [p.name, objects[binding[i]]]));
+      try {
+        alternatives = groundCondition(action.condition, names, objectsOf, known);
+      } catch (e) {
+        throw new RangeError(
+          `action "${action.name} ${[...names.values()].join(" ")}": ${(e as Error).message}`,
+        );
+      }
     }
-    const adds = add.add(values);
-    values.length = 0;
-    for (const l of s.del) {
-      const f = lookup(l, binding);
-      // Deletes come first, then adds: a fact both deleted and added stays.
-      if (f !== undefined && f >= 0 && !adds.includes(f)) values.push(f);
+    for (const alternative of alternatives) {
+      values.length = 0;
+      values.push(...negated);
+      for (const l of alternative) if (l.negated) values.push(reached.get(l.fact)!);
+      neg.add(values);
+      values.length = 0;
+      for (let k = addStart.data[a]; k < addStart.data[a + 1]; k++) {
+        values.push(number[actAdd.data[k]]);
+      }
+      const adds = add.add(values);
+      values.length = 0;
+      for (const l of s.del) {
+        const f = lookup(l, binding);
+        // Deletes come first, then adds: a fact both deleted and added stays.
+        if (f !== undefined && f >= 0 && !adds.includes(f)) values.push(f);
+      }
+      del.add(values);
+      values.length = 0;
+      for (let k = preStart.data[a]; k < preStart.data[a + 1]; k++) {
+        values.push(number[actPre.data[k]]);
+      }
+      for (const l of alternative) {
+        const f = reached.get(l.fact)!;
+        if (!l.negated && !values.includes(f)) values.push(f);
+      }
+      pre.add(values);
+      args.addAsIs(binding);
+      schemaOf.push(si);
     }
-    del.add(values);
-    values.length = 0;
-    for (let k = preStart.data[a]; k < preStart.data[a + 1]; k++) {
-      values.push(number[actPre.data[k]]);
-    }
-    pre.add(values);
-    args.addAsIs(binding);
-    schemaOf.push(si);
   }
   const actionCount = schemaOf.length;
 

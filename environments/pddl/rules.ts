@@ -10,8 +10,15 @@
  */
 import { ACTION_MODEL_FORMAT, type ActionModelData } from "../../runtime/action_model_data.ts";
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
-import { EQUALITY, type PddlAtom, type PddlDomain } from "./parse.ts";
-import { identifier } from "./vocabulary.ts";
+import {
+  eitherTypes,
+  EQUALITY,
+  type PddlAtom,
+  type PddlDomain,
+  type PddlFormula,
+  type PddlLiteral,
+} from "./parse.ts";
+import { identifier, typeName } from "./vocabulary.ts";
 
 /**
  * The domain's actions as action-model data in `vocab`'s names.
@@ -34,17 +41,55 @@ export function pddlActionRules(domain: PddlDomain, vocab: Vocabulary): ActionMo
       successes: 0,
       failures: 0,
       observed: 1,
-      rules: a.precondition.map((l) => ({
-        text: l.pred === EQUALITY
-          ? `${arg(l.args[0])} ${l.negated ? "!=" : "=="} ${arg(l.args[1])}`
-          : l.negated
-          ? `not ${atom(l)}`
-          : atom(l),
-        confirmed: true,
-        covers: 0,
-      })),
+      rules: [
+        ...a.precondition.map((l) => literalText(l, arg)),
+        ...(a.condition ?? []).map((f) => conditionText(f, arg, domain)),
+      ].map((text) => ({ text, confirmed: true, covers: 0 })),
       effects: { add: a.add.map(atom), remove: a.del.map(atom) },
     };
   }
   return { format: ACTION_MODEL_FORMAT, vocabulary: vocab.name, actions, stated: true };
+}
+
+/** A literal as an expression: `on(x, y)`, `not on(x, y)`, `x != y`. */
+function literalText(l: PddlLiteral, arg: (x: string) => string): string {
+  if (l.pred === EQUALITY) return `${arg(l.args[0])} ${l.negated ? "!=" : "=="} ${arg(l.args[1])}`;
+  const atom = `${identifier(l.pred)}(${l.args.map(arg).join(", ")})`;
+  return l.negated ? `not ${atom}` : atom;
+}
+
+/**
+ * A condition as one expression; quantifiers range over their type
+ * (`forall(y: block, not on(y, x))`).
+ *
+ * @throws {RangeError} For a quantifier over an `either` type, which no vocabulary type names.
+ */
+function conditionText(f: PddlFormula, arg: (x: string) => string, domain: PddlDomain): string {
+  const text = (g: PddlFormula): string => {
+    switch (g.op) {
+      case "literal":
+        return literalText(g.literal, arg);
+      case "not":
+        return `not (${text(g.item)})`;
+      case "and":
+      case "or":
+        return g.items.length === 0
+          ? String(g.op === "and")
+          : g.items.map((x) => `(${text(x)})`).join(` ${g.op} `);
+      default:
+        return g.vars.reduceRight((body, v) => {
+          if (eitherTypes(v.type).length > 1) {
+            throw new RangeError(
+              `PDDL rules: a quantifier over "${v.name} - (either ${
+                eitherTypes(v.type).join(" ")
+              })" is not stated as a rule`,
+            );
+          }
+          return `${g.op}(${identifier(v.name.slice(1))}: ${
+            typeName(v.type, domain.types)
+          }, ${body})`;
+        }, text(g.body));
+    }
+  };
+  return text(f);
 }

@@ -23,7 +23,13 @@
  * @module
  */
 import { type LandmarkDecl, own, RESERVED_NAMES, type Vocabulary } from "../../dsl/vocabulary.ts";
-import { eitherTypes, EQUALITY, type PddlDomain, type PddlProblem } from "./parse.ts";
+import {
+  eitherTypes,
+  EQUALITY,
+  formulaLiterals,
+  type PddlDomain,
+  type PddlProblem,
+} from "./parse.ts";
 
 /**
  * A vocabulary name for a PDDL name: an identifier that is no keyword of
@@ -214,9 +220,17 @@ function usedTypes(domain: PddlDomain): Map<string, string> {
       : ancestorsOf(t, domain.types);
   const uses = new Map<string, string[]>();
   for (const a of domain.actions) {
-    const typeOf = new Map(a.params.map((p) => [p.name, p.type]));
-    for (const atom of [...a.precondition, ...a.add, ...a.del]) {
+    const scoped = [
+      ...[...a.precondition, ...a.add, ...a.del].map((atom) => ({ atom, scope: a.params })),
+      // A quantified variable takes its quantifier's type (the innermost where names repeat).
+      ...(a.condition ?? []).flatMap((f) => [...formulaLiterals(f)]).map((l) => ({
+        atom: l.literal,
+        scope: [...a.params, ...l.scope],
+      })),
+    ];
+    for (const { atom, scope } of scoped) {
       if (atom.pred === EQUALITY) continue;
+      const typeOf = new Map(scope.map((p) => [p.name, p.type]));
       atom.args.forEach((arg, i) => {
         const t = typeOf.get(arg) ?? domain.constants.find((c) => c.name === arg)?.type;
         if (t !== undefined) {

@@ -1,7 +1,7 @@
 /**
- * Ground STRIPS semantics of a parsed domain and problem: typed objects,
- * states as sets of ground atoms (`"on b1 b2"`), the ground actions
- * applicable in a state, and their effects.
+ * Ground semantics of a parsed domain and problem: typed objects, states as
+ * sets of ground atoms (`"on b1 b2"`), the ground actions applicable in a
+ * state (quantified conditions included), and their effects.
  *
  * @module
  */
@@ -15,6 +15,7 @@ import {
   type PddlLiteral,
   type PddlProblem,
 } from "./parse.ts";
+import { groundCondition } from "./condition.ts";
 
 /** A ground atom as text: the predicate and its objects, space-separated (`"at ball1 rooma"`). */
 export type Fact = string;
@@ -131,7 +132,19 @@ export class PddlWorld {
   holds(g: GroundAction, state: ReadonlySet<Fact>): boolean {
     const binding = bindingOf(g);
     return g.action.params.every((p, i) => this.isA(this.objects.get(g.args[i]) ?? "", p.type)) &&
-      g.action.precondition.every((l) => literalHolds(l, binding, state));
+      g.action.precondition.every((l) => literalHolds(l, binding, state)) &&
+      this.#conditionHolds(g.action, binding, state);
+  }
+
+  /** Whether the action's conditions beyond its literals (`exists`, `forall`, `or`) hold. */
+  #conditionHolds(
+    action: PddlAction,
+    binding: ReadonlyMap<string, string>,
+    state: ReadonlySet<Fact>,
+  ): boolean {
+    if (!action.condition) return true;
+    const objectsOf = (type: string) => this.objectsOf(type);
+    return groundCondition(action.condition, binding, objectsOf, (f) => state.has(f)).length > 0;
   }
 
   /** The state after the ground action (deletes first, then adds). */
@@ -162,6 +175,8 @@ export class PddlWorld {
     const isA = (type: string, ancestor: string) => this.isA(type, ancestor);
     const objectsOf = (type: string) => this.objectsOf(type);
     const objects = this.objects;
+    const conditionHolds = (binding: Map<string, string>) =>
+      this.#conditionHolds(action, binding, state);
     function* match(k: number, binding: Map<string, string>): Generator<Map<string, string>> {
       if (k === positive.length) {
         yield* rest(binding);
@@ -196,7 +211,9 @@ export class PddlWorld {
         binding.delete(free.name);
         return;
       }
-      if (negativeHold(action.precondition, binding, state)) yield new Map(binding);
+      if (negativeHold(action.precondition, binding, state) && conditionHolds(binding)) {
+        yield new Map(binding);
+      }
     }
     yield* match(0, new Map());
   }

@@ -4,13 +4,7 @@ import assert from "node:assert/strict";
 import { dataPath, dataTest } from "../_data.ts";
 import { loadPddlKit } from "../../environments/pddl/load.ts";
 import { genplanDomains } from "../../cli/_bench_genplan.ts";
-import { withEnvOptions } from "../../runtime/environment.ts";
-import { generateExpertTraces } from "../../runtime/eval/expert_traces.ts";
-import { compileTraces } from "../../compiler/compile.ts";
-import { compileSkills } from "../../runtime/store/library.ts";
-import { runAgent } from "../../runtime/agent/mod.ts";
-import { ActionModel } from "../../runtime/learn/action_model.ts";
-import { drainAgent } from "../runtime/_agent_fixtures.ts";
+import { induceAndSolveOn } from "./_induce_and_solve.ts";
 
 const DATA = dataPath("").replace(/\/$/, "");
 
@@ -43,43 +37,6 @@ function induceAndSolve(
     `pddl:${dir}/domain.pddl+${dir}/test`,
     pick,
   );
-}
-
-/** {@linkcode induceAndSolve} between any two problem sets, by their kit specs. */
-async function induceAndSolveOn(
-  trainSpec: string,
-  testSpec: string,
-  pick: (tasks: { id: string }[]) => { id: string }[],
-) {
-  const options = { rules: "learned", observe: "changing" };
-  const train = await loadPddlKit(trainSpec);
-  const test = await loadPddlKit(testSpec);
-  const traces = await generateExpertTraces(train, train.demonstrationTasks!(3), {
-    envOptions: options,
-  });
-  const compiled = compileTraces(traces, withEnvOptions(train, options), { policy: true });
-  // Learned from observation alone: the domain's rules were withheld.
-  assert.equal(compiled.actionModel.stated, false);
-  const library = compileSkills(
-    compiled.skills.map((s) => ({ data: s, source: s.name })),
-    test.vocabulary,
-  );
-  const actionModel = ActionModel.fromJSON(compiled.actionModel.toJSON(), test.vocabulary);
-  const results = [];
-  for (const task of pick(test.taskList!({ split: "unseen" }) as { id: string }[])) {
-    const { result } = await drainAgent(runAgent({
-      env: test.create(options),
-      kit: withEnvOptions(test, options),
-      library,
-      templates: compiled.templates,
-      actionModel,
-      task,
-      maxActions: 3000,
-    }));
-    results.push({ id: task.id, result });
-  }
-  const policy = compiled.skills.find((s) => s.name.startsWith("policy_"));
-  return { results, policy: JSON.stringify(policy) };
 }
 
 dataTest(

@@ -61,13 +61,13 @@ Deno.test("PDDL outside the supported subset is an error with file, line and col
   assert.throws(
     () =>
       parseDomain(
-        "(define (domain d)\n  (:predicates (p ?x))\n  (:action a :parameters (?x)\n   :precondition (or (p ?x))\n   :effect (p ?x)))",
+        "(define (domain d)\n  (:predicates (p ?x))\n  (:action a :parameters (?x)\n   :precondition (or (p ?x))\n   :effect (when (p ?x) (p ?x))))",
         "d.pddl",
       ),
     (e: unknown) =>
-      e instanceof PddlError && e.line === 4 && e.column === 18 &&
-      /"or" is not in the supported STRIPS subset/.test(e.message) &&
-      /^d\.pddl:4:18: /.test(e.message),
+      e instanceof PddlError && e.line === 5 && e.column === 12 &&
+      /"when" is not in the supported subset/.test(e.message) &&
+      /^d\.pddl:5:12: /.test(e.message),
   );
   assert.throws(
     () => parseProblem("(define (problem p)\n (:domain d)\n (:init (p a)\n", "p.pddl"),

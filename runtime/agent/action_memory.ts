@@ -6,7 +6,9 @@
  * an action sent twice from the same state is not sent a third time (the
  * agent is going round in a cycle): the part that wanted to send it gets
  * the reason instead and must change course; when nothing does, the
- * episode ends with that diagnosis rather than spending its budget.
+ * episode ends with that diagnosis rather than spending its budget. The
+ * states actions were sent from are remembered too, so that a skill with
+ * another way to go can be told an action would lead back to one.
  *
  * @module
  */
@@ -20,6 +22,7 @@ export class ActionMemory {
   /** The rejections seen, by state and action: the observation and the reason. */
   readonly #rejected = new Map<string, { observation: string; rejected: string }>();
   readonly #sent = new Map<string, number>();
+  readonly #visited = new Set<string>();
 
   /** A key equal for equal belief states (see {@linkcode FactStore.fingerprint}). */
   static stateKey(facts: FactStore): string {
@@ -53,6 +56,12 @@ export class ActionMemory {
     const k = `${key}\u0000${action}`;
     if (rejection) this.#rejected.set(k, rejection);
     else this.#sent.set(k, (this.#sent.get(k) ?? 0) + 1);
+    this.#visited.add(key);
+  }
+
+  /** Whether an action was sent from the state `key` in this episode. */
+  visited(key: string): boolean {
+    return this.#visited.has(key);
   }
 
   /** The answer to `action` when it was rejected in state `key` before. */

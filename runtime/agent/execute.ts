@@ -10,7 +10,7 @@ import type { Value } from "../../dsl/facts.ts";
 import { objectArgs, relatedTo } from "./_agent_util.ts";
 import type { AgentEvent } from "./agent_types.ts";
 import type { FactStore } from "../fact_store.ts";
-import { type RunEvent, type RunResult, runSkill } from "../exec/interpreter.ts";
+import { type RunContext, type RunEvent, type RunResult, runSkill } from "../exec/interpreter.ts";
 import type { Program } from "../exec/program.ts";
 import type { AgentContext } from "./context.ts";
 import { ActionMemory } from "./action_memory.ts";
@@ -58,8 +58,10 @@ export async function* execute(
     ...(ctx.standIns ? { standIns: ctx.standIns } : {}),
     // A rejection in this same state is recalled, not asked again.
     recall: (f, action) => ctx.memory.recall(ActionMemory.stateKey(f), action),
-    // A cycle: where the skill has another way (a failed edge), it takes it.
-    refuse: (f, action) => ctx.memory.refusal(ActionMemory.stateKey(f), action),
+    // A cycle, sent or foreseen: where the skill has another way (a failed edge), it takes it.
+    refuse: (f, action) =>
+      ctx.memory.refusal(ActionMemory.stateKey(f), action) ??
+        (options.actionModel ? backTo(ctx.memory, options.actionModel, f, action) : undefined),
     // select_one is an existential choice: take a candidate not ruled out by an
     // earlier rejection, preferably one related to the objects just acted on, and
     // remember which values were chosen among several.
@@ -190,4 +192,25 @@ function linkedValues(facts: FactStore, args: Record<string, Value>): Set<string
     for (const a of atom.args) if (typeof a === "string" && !values.has(a)) out.add(a);
   }
   return out;
+}
+
+/**
+ * Why `action` would lead back to a state the episode was in (its learned
+ * effects, applied to `facts`, give one an action was sent from), or
+ * `undefined`. An action predicted to change nothing is not refused: it may
+ * be one that only looks.
+ */
+function backTo(
+  memory: ActionMemory,
+  model: NonNullable<RunContext["actionModel"]>,
+  facts: FactStore,
+  action: string,
+): string | undefined {
+  const delta = model.predict?.(facts, action);
+  if (!delta || (delta.add.length === 0 && delta.remove.length === 0)) return undefined;
+  const after = facts.clone();
+  after.apply(delta);
+  return memory.visited(ActionMemory.stateKey(after))
+    ? `"${action}" would lead back to a state this episode was in (a cycle); not sent`
+    : undefined;
 }

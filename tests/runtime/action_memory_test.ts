@@ -7,6 +7,7 @@ import { ActionMemory } from "../../runtime/agent/action_memory.ts";
 import { compileSkills } from "../../runtime/store/library.ts";
 import type { Skill } from "../../dsl/graph/schema.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
+import { ActionModel } from "../../runtime/learn/action_model.ts";
 import { KEYS_DOMAIN, KEYS_PROBLEM } from "../environments/_keys_domain.ts";
 import { drainAgent } from "./_agent_fixtures.ts";
 
@@ -93,4 +94,77 @@ Deno.test("the memory refuses a third send of an action from the same state (a c
     rejected: "You cannot.",
   });
   assert.equal(memory.recall(here, "go r1"), undefined);
+});
+
+/** A corridor of rooms, walked both ways; the goal is the far end. */
+const LINE_DOMAIN = `(define (domain line) (:requirements :strips :typing)
+  (:types room)
+  (:predicates (at ?r - room) (west ?a - room ?b - room) (east ?a - room ?b - room))
+  (:action walk :parameters (?from - room ?to - room)
+    :precondition (and (at ?from) (or (west ?from ?to) (east ?from ?to)))
+    :effect (and (not (at ?from)) (at ?to))))`;
+const LINE_PROBLEM = `(define (problem four) (:domain line)
+  (:objects r1 r2 r3 r4 - room)
+  (:init (at r1) (east r1 r2) (west r2 r1) (east r2 r3) (west r3 r2) (east r3 r4) (west r4 r3))
+  (:goal (at r4)))`;
+
+Deno.test("a skill with another way does not take an action its model says leads back to a state the episode was in", async () => {
+  const line = pddlKit("pddl:line", LINE_DOMAIN, "line.pddl", [
+    { id: "line/four", file: "four.pddl", text: LINE_PROBLEM },
+  ], {});
+  // Walk west if you can, else east: alone, a cycle between the first two rooms.
+  const wander: Skill = {
+    format: "skillc/skill@1",
+    name: "wander",
+    vocabulary: line.vocabulary.name,
+    params: [],
+    doc: { summary: "Walks west, else east, until at the goal's room." },
+    entry: "arrived",
+    nodes: [
+      { id: "arrived", kind: "check", cond: "exists(r: room, goal_at(r) and at(r))" },
+      { id: "here", kind: "data", var: "f", expr: "select_one(f: room, at(f))" },
+      { id: "can_west", kind: "check", cond: "exists(t: room, west(f, t))" },
+      { id: "to_west", kind: "data", var: "t", expr: "select_one(t: room, west(f, t))" },
+      { id: "go_west", kind: "primitive", action: "walk", args: { from: "f", to: "t" } },
+      { id: "can_east", kind: "check", cond: "exists(e: room, east(f, e))" },
+      { id: "to_east", kind: "data", var: "e", expr: "select_one(e: room, east(f, e))" },
+      { id: "go_east", kind: "primitive", action: "walk", args: { from: "f", to: "e" } },
+      { id: "done", kind: "terminal", outcome: "success" },
+      { id: "stuck", kind: "terminal", outcome: "failure", message: "No way on" },
+    ],
+    edges: [
+      { from: "arrived", to: "done", label: "yes" },
+      { from: "arrived", to: "here", label: "no" },
+      { from: "here", to: "can_west", label: "next" },
+      { from: "can_west", to: "to_west", label: "yes" },
+      { from: "can_west", to: "can_east", label: "no" },
+      { from: "to_west", to: "go_west", label: "next" },
+      { from: "go_west", to: "arrived", label: "next" },
+      { from: "go_west", to: "can_east", label: "failed" },
+      { from: "can_east", to: "to_east", label: "yes" },
+      { from: "can_east", to: "stuck", label: "no" },
+      { from: "to_east", to: "go_east", label: "next" },
+      { from: "go_east", to: "arrived", label: "next" },
+      { from: "go_east", to: "stuck", label: "failed" },
+    ],
+  };
+  const library = compileSkills([{ data: wander, source: "test" }], line.vocabulary);
+  const { result } = await drainAgent(runAgent({
+    env: line.create(),
+    kit: line,
+    library,
+    actionModel: ActionModel.fromJSON(line.actionRules!(), line.vocabulary),
+    templates: [{
+      type: "pddl:line",
+      traces: 1,
+      steps: [{ skill: "wander", args: [] }],
+      support: 1,
+      alternatives: [],
+    }],
+    task: { id: "line/four" },
+    maxActions: 100,
+  }));
+  // Each walk back west is foreseen to return to a room's state already left: east instead.
+  assert.ok(result.success, result.stop);
+  assert.equal(result.actions, 3);
 });

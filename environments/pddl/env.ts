@@ -21,6 +21,8 @@ import {
   validActionsText,
 } from "./text.ts";
 import { actionText, type Fact, type PddlWorld } from "./world.ts";
+import { changingPredicates } from "./parse.ts";
+import { mulberry32, type Random } from "../_random.ts";
 
 /** One problem of the set: its id (e.g. `gripper/prob01`) and world. */
 export interface PddlTask {
@@ -49,6 +51,8 @@ export class PddlEnv implements Environment {
   #state: Set<Fact> = new Set();
   #progress = 0;
   #done = false;
+  /** The episode's draws for actions with chances, seeded by the problem's id. */
+  #random: Random = mulberry32(0);
 
   /** An environment over `tasks` (in the benchmark's order). */
   constructor(
@@ -105,6 +109,7 @@ export class PddlEnv implements Environment {
     }
     this.#task = found;
     this.#state = found.world.initial();
+    this.#random = mulberry32(hashText(found.id));
     this.#done = false;
     this.#progress = this.#goalShare();
     const literals = found.world.goal();
@@ -134,7 +139,7 @@ export class PddlEnv implements Environment {
     if (this.#done || !ground || !task.world.holds(ground, this.#state)) {
       return Promise.resolve({ observation: INVALID_ACTION, reward: 0, done: this.#done });
     }
-    this.#state = task.world.apply(ground, this.#state);
+    this.#state = task.world.apply(ground, this.#state, this.#random);
     this.#progress = Math.max(this.#progress, this.#goalShare());
     this.#done = task.world.satisfied(this.#state);
     const observation = stateText(this.#observed(), this.#templates) +
@@ -145,9 +150,7 @@ export class PddlEnv implements Environment {
   /** The facts an observation after an action lists. */
   #observed(): Iterable<Fact> {
     if (this.#observe === "all") return this.#state;
-    const changing = this.#changing ??= new Set(
-      this.#task!.world.domain.actions.flatMap((a) => [...a.add, ...a.del].map((x) => x.pred)),
-    );
+    const changing = this.#changing ??= changingPredicates(this.#task!.world.domain);
     // Whether a fact can change, kept per fact: most of a state's facts are
     // the same at every step.
     const memo = this.#changingFacts;
@@ -169,4 +172,11 @@ export class PddlEnv implements Environment {
     if (goal.length === 0) return 1;
     return goal.filter((g) => this.#state.has(g.fact) !== g.negated).length / goal.length;
   }
+}
+
+/** FNV-1a of a text: a seed that is the same for the same problem on every run. */
+function hashText(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }

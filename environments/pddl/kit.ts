@@ -22,11 +22,11 @@ import type {
   TaskSpec,
 } from "../../runtime/environment.ts";
 import type { FactView } from "../../dsl/facts.ts";
-import { parseDomain, parseProblem, type PddlDomain } from "./parse.ts";
+import { changingPredicates, parseDomain, parseProblem, type PddlDomain } from "./parse.ts";
 import { pddlActionRules } from "./rules.ts";
 import { PddlEnv, type PddlTask } from "./env.ts";
 import { planPddl, serialPlan } from "./plan.ts";
-import { polishPlan } from "./polish.ts";
+import { polishPlan, sameState } from "./polish.ts";
 import { rejectSelectors } from "../../runtime/eval/task_lists.ts";
 import { playExpert } from "../../runtime/eval/expert_traces.ts";
 import {
@@ -36,7 +36,7 @@ import {
   templateFor,
   type Templates,
 } from "./text.ts";
-import { actionText, PddlWorld } from "./world.ts";
+import { actionText, type GroundAction, PddlWorld } from "./world.ts";
 import { goalTwins, identifier, pddlTyping, pddlVocabulary } from "./vocabulary.ts";
 
 /**
@@ -72,7 +72,7 @@ export class PddlGrounder implements Grounder {
         whole: new RegExp(`^${body}\\.?$`),
       };
     });
-    const changed = new Set(domain.actions.flatMap((a) => [...a.add, ...a.del].map((x) => x.pred)));
+    const changed = changingPredicates(domain);
     this.#changing = this.#patterns.filter((p) => changed.has(p.pred));
   }
 
@@ -147,7 +147,15 @@ function escape(s: string): string {
  */
 const SERIAL_GOALS = 16;
 
-/** The expert: plans on the simulator's problem and plays the plan. */
+/** Most actions the expert sends in a domain with chances, replanning included. */
+const MAX_EXPERT_ACTIONS = 3000;
+
+/**
+ * The expert: plans on the simulator's problem and plays the plan. Where
+ * actions have chances it plans with their most likely outcomes and plans
+ * again from the state reached whenever an outcome differs; a state from
+ * which no plan is found ends the episode unsolved.
+ */
 class PddlExpert implements Expert {
   async solve(env: Environment, task: TaskSpec): Promise<Trace> {
     if (!(env instanceof PddlEnv)) throw new TypeError("The PDDL expert needs a PddlEnv");
@@ -156,7 +164,26 @@ class PddlExpert implements Expert {
     const serial = world.goal().length <= SERIAL_GOALS ? serialPlan(world) : undefined;
     const plan = serial ?? planPddl(world);
     if (!plan) throw new Error(`No plan found for ${reset.taskId}`);
-    return await playExpert(env, reset, polishPlan(world, world.initial(), plan).map(actionText));
+    const polished = polishPlan(world, world.initial(), plan);
+    if (!world.domain.actions.some((a) => a.chances)) {
+      return await playExpert(env, reset, polished.map(actionText));
+    }
+    return await playExpert(env, reset, replanning(env, world, polished));
+  }
+}
+
+/** The plan's actions, planning again from the state reached where an outcome differs from the plan's. */
+function* replanning(env: PddlEnv, world: PddlWorld, first: GroundAction[]): Generator<string> {
+  let plan = first;
+  for (let k = 0, sent = 0; k < plan.length && sent < MAX_EXPERT_ACTIONS; sent++) {
+    const expected = world.apply(plan[k], env.state);
+    yield actionText(plan[k++]);
+    // playExpert has sent the action: the environment's state is the outcome.
+    if (world.satisfied(env.state) || sameState(expected, env.state)) continue;
+    const next = planPddl(world, env.state);
+    if (!next) return;
+    plan = polishPlan(world, env.state, next);
+    k = 0;
   }
 }
 

@@ -5,10 +5,11 @@
  * precondition is a conjunction of literals (negated ones and equalities
  * `(= ?a ?b)` allowed) and of conditions built with `and`, `or`, `not`,
  * `imply`, `exists` and `forall`, and whose effect is a conjunction of added
- * and deleted atoms; problems with objects, an initial state of ground
- * atoms and a conjunctive goal. Anything else (conditional effects, numeric
- * fluents, probabilistic effects, quantified goals) is an error naming the
- * file, line and column and what was expected.
+ * and deleted atoms and of effects by chance (`(probabilistic 0.8 <effect>
+ * ...)`, pddlgym's probabilistic domains); problems with objects, an
+ * initial state of ground atoms and a conjunctive goal. Anything else
+ * (conditional effects, numeric fluents, quantified goals) is an error
+ * naming the file, line and column and what was expected.
  *
  * pddlgym's convention is read too: a domain whose comment line
  * `; (:actions name1 name2 ...)` names some of its predicates declares
@@ -82,6 +83,14 @@ export type PddlFormula =
   | { op: "not"; item: PddlFormula }
   | { op: "exists" | "forall"; vars: TypedName[]; body: PddlFormula };
 
+/**
+ * An effect that happens by chance: at most one of its outcomes, each with
+ * its probability (none with the rest).
+ */
+export interface PddlChance {
+  outcomes: { probability: number; add: PddlAtom[]; del: PddlAtom[] }[];
+}
+
 /** An action schema. */
 export interface PddlAction {
   name: string;
@@ -93,8 +102,41 @@ export interface PddlAction {
    * which must hold too; absent for a plain STRIPS action.
    */
   condition?: PddlFormula[];
+  /** The certain effects. */
   add: PddlAtom[];
   del: PddlAtom[];
+  /** Effects by chance (`probabilistic`), each drawn on its own; absent when none. */
+  chances?: PddlChance[];
+}
+
+/** Every atom an action may add and delete: its certain effects and each outcome of a chance. */
+export function effectAtoms(a: PddlAction): { add: PddlAtom[]; del: PddlAtom[] } {
+  if (!a.chances) return { add: a.add, del: a.del };
+  const outcomes = a.chances.flatMap((c) => c.outcomes);
+  return {
+    add: [...a.add, ...outcomes.flatMap((o) => o.add)],
+    del: [...a.del, ...outcomes.flatMap((o) => o.del)],
+  };
+}
+
+/** The predicates some action of the domain may add or delete. */
+export function changingPredicates(domain: PddlDomain): Set<string> {
+  return new Set(domain.actions.flatMap((a) => {
+    const { add, del } = effectAtoms(a);
+    return [...add, ...del].map((x) => x.pred);
+  }));
+}
+
+/**
+ * The outcome of each chance of `a` that is most likely (none, when nothing
+ * happening is at least as likely as any outcome; the first of equals).
+ */
+export function likelyOutcomes(a: PddlAction): { add: PddlAtom[]; del: PddlAtom[] }[] {
+  return (a.chances ?? []).flatMap((c) => {
+    const none = 1 - c.outcomes.reduce((sum, o) => sum + o.probability, 0);
+    const best = c.outcomes.reduce((x, o) => o.probability > x.probability ? o : x);
+    return best.probability > none ? [best] : [];
+  });
 }
 
 /**
@@ -326,6 +368,30 @@ class Reader {
         return { op: "literal", literal: this.literal(e, "a condition") };
     }
   }
+  /** `(probabilistic p1 e1 p2 e2 ...)`: each outcome a conjunction of literals. */
+  chance(e: SExpr): PddlChance {
+    const items = this.list(e, "(probabilistic <p> <effect> ...)").slice(1);
+    if (items.length === 0 || items.length % 2 !== 0) {
+      this.fail(e, "(probabilistic ...) takes pairs of a probability and an effect");
+    }
+    const outcomes: PddlChance["outcomes"] = [];
+    for (let k = 0; k < items.length; k += 2) {
+      const text = this.word(items[k], "a probability");
+      const probability = probabilityOf(text);
+      if (probability === undefined) {
+        this.fail(items[k], `expected a probability between 0 and 1, got "${text}"`);
+      }
+      const add: PddlAtom[] = [];
+      const del: PddlAtom[] = [];
+      for (const l of this.conjunction(items[k + 1], "an outcome")) {
+        (l.negated ? del : add).push({ pred: l.pred, args: l.args });
+      }
+      outcomes.push({ probability, add, del });
+    }
+    const total = outcomes.reduce((sum, o) => sum + o.probability, 0);
+    if (total > 1 + 1e-9) this.fail(e, `the probabilities add up to ${total}, more than 1`);
+    return { outcomes };
+  }
   /** A conjunction (or one literal), as literals. */
   conjunction(e: SExpr, what: string): PddlLiteral[] {
     const items = this.list(e, what);
@@ -335,6 +401,14 @@ class Reader {
     }
     return [this.literal(e, what)];
   }
+}
+
+/** A probability written as a decimal or a fraction (`0.8`, `1/3`), if in [0, 1]. */
+function probabilityOf(text: string): number | undefined {
+  const m = text.match(/^(\d+(?:\.\d*)?|\.\d+)(?:\/(\d+(?:\.\d*)?))?$/);
+  if (!m) return undefined;
+  const p = Number(m[1]) / (m[2] === undefined ? 1 : Number(m[2]));
+  return Number.isFinite(p) && p >= 0 && p <= 1 ? p : undefined;
 }
 
 /** The heads of a condition that is no literal. */
@@ -443,7 +517,8 @@ export function parseDomain(text: string, file: string): PddlDomain {
   for (const a of domain.actions) {
     const conditions = (a.condition ?? []).flatMap((f) => [...formulaLiterals(f)])
       .map((l) => l.literal);
-    for (const l of [...a.precondition, ...conditions, ...a.add, ...a.del]) {
+    const effects = effectAtoms(a);
+    for (const l of [...a.precondition, ...conditions, ...effects.add, ...effects.del]) {
       if (
         l.pred === EQUALITY &&
         (a.precondition.includes(l as PddlLiteral) || conditions.includes(l as PddlLiteral))
@@ -482,6 +557,7 @@ const SUPPORTED_REQUIREMENTS = [
   ":quantified-preconditions",
   // ADL's conditional effects are refused where an effect uses one.
   ":adl",
+  ":probabilistic-effects",
 ];
 
 /**
@@ -502,7 +578,8 @@ function dropActionPredicates(domain: PddlDomain, text: string, file: string): v
       throw new PddlError(file, at + 1, 1, `(:actions ...) names "${n}", which is no predicate`);
     }
     for (const a of domain.actions) {
-      if ([...a.add, ...a.del].some((x) => x.pred === n)) {
+      const effects = effectAtoms(a);
+      if ([...effects.add, ...effects.del].some((x) => x.pred === n)) {
         throw new PddlError(
           file,
           at + 1,
@@ -540,14 +617,28 @@ function parseAction(r: Reader, body: SExpr[], at: SExpr): PddlAction {
       action.precondition = literals;
       if (formulas.length > 0) action.condition = formulas;
     } else if (key === ":effect") {
-      for (const l of r.conjunction(value, "an effect")) {
-        (l.negated ? action.del : action.add).push({ pred: l.pred, args: l.args });
+      const conjuncts = r.list(value, "an effect");
+      const items = conjuncts.length === 0
+        ? []
+        : conjuncts[0].kind === "atom" && conjuncts[0].text === "and"
+        ? conjuncts.slice(1)
+        : [value];
+      for (const item of items) {
+        const head = item.kind === "list" && item.items[0]?.kind === "atom"
+          ? item.items[0].text
+          : "";
+        if (head === "probabilistic") (action.chances ??= []).push(r.chance(item));
+        else {
+          const l = r.literal(item, "an effect");
+          (l.negated ? action.del : action.add).push({ pred: l.pred, args: l.args });
+        }
       }
     } else r.fail(body[k], `"${key}" is not supported in an action`);
   }
   const params = new Set(action.params.map((p) => p.name));
+  const effects = effectAtoms(action);
   const scoped = [
-    ...[...action.precondition, ...action.add, ...action.del].map((literal) => ({
+    ...[...action.precondition, ...effects.add, ...effects.del].map((literal) => ({
       literal,
       scope: [] as readonly TypedName[],
     })),

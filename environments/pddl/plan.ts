@@ -32,7 +32,13 @@
  *
  * @module
  */
-import { EQUALITY, type PddlAction, type PddlAtom } from "./parse.ts";
+import {
+  changingPredicates,
+  EQUALITY,
+  likelyOutcomes,
+  type PddlAction,
+  type PddlAtom,
+} from "./parse.ts";
 import type { Fact, GroundAction, PddlWorld } from "./world.ts";
 import { groundCondition, type GroundLiteral } from "./condition.ts";
 
@@ -375,9 +381,7 @@ function ground(world: PddlWorld, init: ReadonlySet<Fact>): Task {
     if (id === undefined) predIds.set(p, id = preds.push(p) - 1);
     return id;
   };
-  const changing = new Set(
-    world.domain.actions.flatMap((a) => [...a.add, ...a.del].map((l) => l.pred)),
-  );
+  const changing = changingPredicates(world.domain);
 
   const schemas: Schema[] = world.domain.actions.map((action) => {
     const index = new Map(action.params.map((p, i) => [p.name, i]));
@@ -403,8 +407,9 @@ function ground(world: PddlWorld, init: ReadonlySet<Fact>): Task {
         b: term(l.args[1]),
         negated: l.negated,
       })),
-      add: action.add.map(literal),
-      del: action.del.map(literal),
+      // Chances are planned as their most likely outcomes; the expert replans when one differs.
+      add: [...action.add, ...likelyOutcomes(action).flatMap((o) => o.add)].map(literal),
+      del: [...action.del, ...likelyOutcomes(action).flatMap((o) => o.del)].map(literal),
       free: action.params.map((_, i) => i).filter((i) => !inPos.has(i)),
       orders: pos.map((_, first) => joinOrder(pos, first)),
       order: joinOrder(pos, -1),

@@ -76,7 +76,8 @@ function statesOf(world: PddlWorld, start: ReadonlySet<Fact>, plan: readonly Gro
   return states;
 }
 
-function sameState(a: ReadonlySet<Fact>, b: ReadonlySet<Fact>): boolean {
+/** Whether two states hold the same facts. */
+export function sameState(a: ReadonlySet<Fact>, b: ReadonlySet<Fact>): boolean {
   if (a.size !== b.size) return false;
   for (const f of a) if (!b.has(f)) return false;
   return true;

@@ -13,6 +13,7 @@ import type { Vocabulary } from "../../dsl/vocabulary.ts";
 import {
   eitherTypes,
   EQUALITY,
+  likelyOutcomes,
   type PddlAtom,
   type PddlDomain,
   type PddlFormula,
@@ -45,7 +46,11 @@ export function pddlActionRules(domain: PddlDomain, vocab: Vocabulary): ActionMo
         ...a.precondition.map((l) => literalText(l, arg)),
         ...(a.condition ?? []).map((f) => conditionText(f, arg, domain)),
       ].map((text) => ({ text, confirmed: true, covers: 0 })),
-      effects: { add: a.add.map(atom), remove: a.del.map(atom) },
+      // An effect by chance is stated as its most likely outcome, as the expert plans.
+      effects: {
+        add: [...a.add, ...likelyOutcomes(a).flatMap((o) => o.add)].map(atom),
+        remove: [...a.del, ...likelyOutcomes(a).flatMap((o) => o.del)].map(atom),
+      },
     };
   }
   return { format: ACTION_MODEL_FORMAT, vocabulary: vocab.name, actions, stated: true };

@@ -24,6 +24,8 @@
  */
 import { type LandmarkDecl, own, RESERVED_NAMES, type Vocabulary } from "../../dsl/vocabulary.ts";
 import {
+  changingPredicates,
+  effectAtoms,
   eitherTypes,
   EQUALITY,
   formulaLiterals,
@@ -99,7 +101,7 @@ export function goalTwins(domain: PddlDomain): Map<string, { goal: string; forbi
     taken.add(goal);
     out.set(p, { goal });
   }
-  const added = new Set(domain.actions.flatMap((a) => a.add.map((x) => x.pred)));
+  const added = new Set(domain.actions.flatMap((a) => effectAtoms(a).add.map((x) => x.pred)));
   for (const p of Object.keys(domain.predicates)) {
     if (!added.has(p)) continue;
     let forbid = `${GOAL_FALSE_PREFIX}${identifier(p)}`;
@@ -125,7 +127,7 @@ export interface PddlTyping {
  * static unary predicates that act as kinds (see the module doc).
  */
 export function pddlTyping(domain: PddlDomain, problems: readonly PddlProblem[]): PddlTyping {
-  const changed = new Set(domain.actions.flatMap((a) => [...a.add, ...a.del].map((x) => x.pred)));
+  const changed = changingPredicates(domain);
   const candidates = Object.entries(domain.predicates)
     .filter(([p, params]) => params.length === 1 && !changed.has(p)).map(([p]) => p);
   const declared = new Map<string, string>();
@@ -221,7 +223,10 @@ function usedTypes(domain: PddlDomain): Map<string, string> {
   const uses = new Map<string, string[]>();
   for (const a of domain.actions) {
     const scoped = [
-      ...[...a.precondition, ...a.add, ...a.del].map((atom) => ({ atom, scope: a.params })),
+      ...[...a.precondition, ...effectAtoms(a).add, ...effectAtoms(a).del].map((atom) => ({
+        atom,
+        scope: a.params,
+      })),
       // A quantified variable takes its quantifier's type (the innermost where names repeat).
       ...(a.condition ?? []).flatMap((f) => [...formulaLiterals(f)]).map((l) => ({
         atom: l.literal,

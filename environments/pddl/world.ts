@@ -9,6 +9,7 @@ import { own } from "../../dsl/vocabulary.ts";
 import {
   eitherTypes,
   EQUALITY,
+  likelyOutcomes,
   type PddlAction,
   type PddlAtom,
   type PddlDomain,
@@ -147,12 +148,35 @@ export class PddlWorld {
     return groundCondition(action.condition, binding, objectsOf, (f) => state.has(f)).length > 0;
   }
 
-  /** The state after the ground action (deletes first, then adds). */
-  apply(g: GroundAction, state: ReadonlySet<Fact>): Set<Fact> {
+  /**
+   * The state after the ground action (deletes first, then adds). Each
+   * chance of the action draws its outcome from `draw` (uniform in [0, 1));
+   * without one, its most likely outcome happens: the world planned with.
+   */
+  apply(g: GroundAction, state: ReadonlySet<Fact>, draw?: () => number): Set<Fact> {
     const binding = bindingOf(g);
     const next = new Set(state);
-    for (const d of g.action.del) next.delete(groundAtom(d, binding));
-    for (const a of g.action.add) next.add(groundAtom(a, binding));
+    if (!g.action.chances) {
+      for (const d of g.action.del) next.delete(groundAtom(d, binding));
+      for (const a of g.action.add) next.add(groundAtom(a, binding));
+      return next;
+    }
+    const outcomes = draw
+      ? g.action.chances.flatMap((c) => {
+        let r = draw();
+        for (const o of c.outcomes) {
+          if (r < o.probability) return [o];
+          r -= o.probability;
+        }
+        return [];
+      })
+      : likelyOutcomes(g.action);
+    for (const d of [...g.action.del, ...outcomes.flatMap((o) => o.del)]) {
+      next.delete(groundAtom(d, binding));
+    }
+    for (const a of [...g.action.add, ...outcomes.flatMap((o) => o.add)]) {
+      next.add(groundAtom(a, binding));
+    }
     return next;
   }
 

@@ -58,10 +58,15 @@ export async function* execute(
     ...(ctx.standIns ? { standIns: ctx.standIns } : {}),
     // A rejection in this same state is recalled, not asked again.
     recall: (f, action) => ctx.memory.recall(ActionMemory.stateKey(f), action),
-    // A cycle, sent or foreseen: where the skill has another way (a failed edge), it takes it.
-    refuse: (f, action) =>
-      ctx.memory.refusal(ActionMemory.stateKey(f), action) ??
-        (options.actionModel ? backTo(ctx.memory, options.actionModel, f, action) : undefined),
+    // A cycle: where the skill has another way (a failed edge), it takes it.
+    refuse: (f, action) => ctx.memory.refusal(ActionMemory.stateKey(f), action),
+    // A cycle foreseen: another way first, this one if there is none.
+    ...(options.actionModel
+      ? {
+        avoid: (f: FactStore, action: string) =>
+          backTo(ctx.memory, options.actionModel!, f, action),
+      }
+      : {}),
     // select_one is an existential choice: take a candidate not ruled out by an
     // earlier rejection, preferably one related to the objects just acted on, and
     // remember which values were chosen among several.

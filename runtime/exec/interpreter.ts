@@ -149,8 +149,18 @@ export interface RunContext {
    */
   refuse?: (facts: FactStore, action: string) => string | undefined;
   /**
+   * Why the driver would rather not send `action` (it foresees a cycle), or
+   * `undefined`. Where the node has a `failed` edge the run takes another
+   * choice or that edge, as for a refusal; if the run then ends in failure
+   * before sending anything, it goes back and sends the action after all
+   * (the way out of a dead end may lead back through a state left before).
+   */
+  avoid?: (facts: FactStore, action: string) => string | undefined;
+  /**
    * Do not send an action whose learned effects all hold already (going
-   * where the agent is): it counts as done. Needs `actionModel.satisfied`.
+   * where the agent is): it counts as done; the same action is sent when it
+   * comes again in the same state (a chance outcome the effects do not
+   * state: a flip that showed tails). Needs `actionModel.satisfied`.
    * @default false
    */
   skipSatisfied?: boolean;
@@ -185,6 +195,12 @@ export async function* runSkill(
   const active = [...callers, callKeyOf(skill, args)];
   const argErrors = checkArgs(program.skill.params, args, program.vocab);
   let state: RunState = initialState(program, args);
+  // Actions skipped as no-ops, by state: skipped again in the same state, the skill is
+  // going round (its effects were not all the model knows, a chance outcome): send it.
+  const skipped = new Set<string>();
+  // The first action avoided since the last one sent: sent after all if nothing else is.
+  let avoided: Extract<StepOutcome, { kind: "act" }> | undefined;
+  let sendAvoided = false;
   yield { type: "start", skill, depth, args };
   if (argErrors.length > 0) {
     return yield* finish(
@@ -236,6 +252,7 @@ export async function* runSkill(
   const send = async (node: string, action: string) => {
     const result = await ctx.env.step(action);
     actions++;
+    avoided = undefined;
     reward = result.reward;
     const grounding = await ctx.grounder.step(ctx.facts, action, result.observation);
     ctx.facts.apply(grounding.delta);
@@ -299,6 +316,19 @@ export async function* runSkill(
   while (true) {
     switch (outcome.kind) {
       case "end":
+        if (avoided && outcome.outcome === "failure") {
+          yield {
+            type: "think",
+            skill,
+            depth,
+            node: avoided.node,
+            text: `No other way: sending "${avoided.action}" after all`,
+          };
+          outcome = avoided;
+          avoided = undefined;
+          sendAvoided = true;
+          break;
+        }
         return yield* finish(skill, depth, outcome, extraSteps, actions, false, reward);
       case "think":
         yield { type: "think", skill, depth, node: outcome.node, text: outcome.text };
@@ -308,7 +338,11 @@ export async function* runSkill(
       case "act": {
         state = outcome.state;
         const action = outcome.action;
-        if (ctx.skipSatisfied && ctx.actionModel?.satisfied?.(ctx.facts, action)) {
+        const skipKey = ctx.skipSatisfied && ctx.actionModel?.satisfied?.(ctx.facts, action)
+          ? `${ctx.facts.fingerprint()}\u0000${action}`
+          : undefined;
+        if (skipKey !== undefined && !skipped.has(skipKey)) {
+          skipped.add(skipKey);
           yield {
             type: "think",
             skill,
@@ -355,9 +389,13 @@ export async function* runSkill(
           };
           rejected = recalled.rejected;
         } else {
-          const refused = program.out.get(outcome.node)?.failed !== undefined
-            ? ctx.refuse?.(ctx.facts, action)
-            : undefined;
+          const hasFailed = program.out.get(outcome.node)?.failed !== undefined;
+          let refused = hasFailed ? ctx.refuse?.(ctx.facts, action) : undefined;
+          if (refused === undefined && hasFailed && !sendAvoided) {
+            refused = ctx.avoid?.(ctx.facts, action);
+            if (refused !== undefined) avoided ??= outcome;
+          }
+          sendAvoided = false;
           if (refused !== undefined) {
             // Not sent: another object where the run chose one, else the failed edge.
             const other = otherChoice(program, outcome.unsent, ctx.facts);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { dataPath, dataTest } from "../_data.ts";
 import { weakTraceSets } from "../../cli/_bench_honing.ts";
-import { type CliOutput, runCli } from "./_run.ts";
+import { type CliOutput, runCli, runCliProcess } from "./_run.ts";
 import { TOUR_DOMAIN, tourProblem } from "../environments/_tour_domain.ts";
 
 const bench = (args: string[]): Promise<CliOutput> => runCli("cli/bench.ts", args);
@@ -172,4 +172,32 @@ Deno.test("bench --suite genplan measures domains two at a time and keeps the su
   await Deno.remove(data, { recursive: true });
   await Deno.remove(elsewhere, { recursive: true });
   await Deno.remove(out, { recursive: true });
+});
+
+Deno.test("genplan_layout lays out pddlgym's domains with training and test problems, leaving out those held", async () => {
+  const checkout = await Deno.makeTempDir();
+  const out = await Deno.makeTempDir();
+  const held = await Deno.makeTempDir();
+  const pddl = `${checkout}/pddlgym/pddl`;
+  for (const d of ["tour", "held", "lonely"]) {
+    await Deno.mkdir(`${pddl}/${d}`, { recursive: true });
+    await Deno.writeTextFile(`${pddl}/${d}.pddl`, TOUR_DOMAIN);
+    await Deno.writeTextFile(`${pddl}/${d}/problem0.pddl`, "(define (problem p0))");
+    // "lonely" has no test problems: not a genplan domain.
+    if (d === "lonely") continue;
+    await Deno.mkdir(`${pddl}/${d}_test`);
+    await Deno.writeTextFile(`${pddl}/${d}_test/problem9.pddl`, "(define (problem p9))");
+  }
+  await Deno.mkdir(`${held}/genplan/pddlgym/held`, { recursive: true });
+  const r = await runCliProcess("bench/genplan_layout.ts", [checkout, out, "--skip-in", held]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /tour: 1 training and 1 test problems\n1 domains in /);
+  const dir = `${out}/genplan/pddlgym`;
+  assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["tour"]);
+  assert.equal(await Deno.readTextFile(`${dir}/tour/domain.pddl`), TOUR_DOMAIN);
+  assert.deepEqual([...Deno.readDirSync(`${dir}/tour/test`)].map((e) => e.name), ["problem9.pddl"]);
+  const bad = await runCliProcess("bench/genplan_layout.ts", [out, out]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /no pddlgym\/pddl folder in/);
+  for (const d of [checkout, out, held]) await Deno.remove(d, { recursive: true });
 });

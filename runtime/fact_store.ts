@@ -156,18 +156,35 @@ export class FactStore implements FactView {
     return `${this.#sums[0] >>> 0}.${this.#sums[1] >>> 0}.${this.#seq.size}`;
   }
 
-  #count(atom: Atom, sign: 1 | -1): void {
-    const text = formatAtom(atom);
-    // FNV-1a and a multiplicative hash: two independent 32-bit hashes.
-    let h1 = 0x811c9dc5;
-    let h2 = 7;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      h1 = Math.imul(h1 ^ c, 0x01000193);
-      h2 = Math.imul(h2, 31) + c | 0;
+  /**
+   * The fingerprint the store would have after `delta` (removals, then
+   * additions), without applying it: what look-ahead compares with states
+   * seen before, at no copy's cost.
+   */
+  fingerprintAfter(delta: FactDelta): string {
+    const sums = [...this.#sums];
+    let size = this.#seq.size;
+    const removed = new Set<string>();
+    const added = new Set<string>();
+    for (const atom of delta.remove) {
+      const text = formatAtom(atom);
+      if (removed.has(text) || !this.has(atom)) continue;
+      removed.add(text);
+      countInto(sums, text, -1);
+      size--;
     }
-    this.#sums[0] = this.#sums[0] + sign * (h1 >>> 0) | 0;
-    this.#sums[1] = this.#sums[1] + sign * (Math.imul(h2, 0x9e3779b1) >>> 0) | 0;
+    for (const atom of delta.add) {
+      const text = formatAtom(atom);
+      if (added.has(text) || (this.has(atom) && !removed.has(text))) continue;
+      added.add(text);
+      countInto(sums, text, 1);
+      size++;
+    }
+    return `${sums[0] >>> 0}.${sums[1] >>> 0}.${size}`;
+  }
+
+  #count(atom: Atom, sign: 1 | -1): void {
+    countInto(this.#sums, formatAtom(atom), sign);
   }
 
   /**
@@ -316,4 +333,18 @@ function copyTrie<K>(trie: Map<K, Trie | Atom>): Map<K, Trie | Atom> {
   const out = new Map<K, Trie | Atom>();
   for (const [k, v] of trie) out.set(k, v instanceof Map ? copyTrie(v) : v);
   return out;
+}
+
+/** Adds (or takes away) an atom's two 32-bit hashes to a fingerprint's sums. */
+function countInto(sums: number[], text: string, sign: 1 | -1): void {
+  // FNV-1a and a multiplicative hash: two independent 32-bit hashes.
+  let h1 = 0x811c9dc5;
+  let h2 = 7;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2, 31) + c | 0;
+  }
+  sums[0] = sums[0] + sign * (h1 >>> 0) | 0;
+  sums[1] = sums[1] + sign * (Math.imul(h2, 0x9e3779b1) >>> 0) | 0;
 }

@@ -213,9 +213,7 @@ function backTo(
 ): string | undefined {
   const delta = model.predict?.(facts, action);
   if (!delta || (delta.add.length === 0 && delta.remove.length === 0)) return undefined;
-  const after = facts.clone();
-  after.apply(delta);
-  return memory.visited(ActionMemory.stateKey(after))
+  return memory.visited(facts.fingerprintAfter(delta))
     ? `"${action}" would lead back to a state this episode was in (a cycle); not sent`
     : undefined;
 }

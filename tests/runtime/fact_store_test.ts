@@ -148,3 +148,26 @@ Deno.test("FactStore tells strings from numbers, finds atoms only at their arity
   assert.deepEqual(facts.query("count", ["z", null]), []);
   assert.equal(facts.size, 3);
 });
+
+Deno.test("fingerprintAfter() is the fingerprint the store has once the delta is applied", () => {
+  const facts = new FactStore([
+    { pred: "on", args: ["a", "b"] },
+    { pred: "clear", args: ["a"] },
+  ]);
+  const deltas = [
+    { add: [{ pred: "holding", args: ["a"] }], remove: [{ pred: "on", args: ["a", "b"] }] },
+    // Removing what is absent, adding what is present, both at once, twice over.
+    { add: [{ pred: "clear", args: ["a"] }], remove: [{ pred: "on", args: ["b", "a"] }] },
+    {
+      add: [{ pred: "on", args: ["a", "b"] }, { pred: "on", args: ["a", "b"] }],
+      remove: [{ pred: "on", args: ["a", "b"] }, { pred: "clear", args: ["a"] }],
+    },
+  ];
+  for (const delta of deltas) {
+    const copy = facts.clone();
+    copy.apply(delta);
+    assert.equal(facts.fingerprintAfter(delta), copy.fingerprint(), JSON.stringify(delta));
+  }
+  assert.notEqual(facts.fingerprintAfter(deltas[0]), facts.fingerprint());
+  assert.equal(facts.fingerprintAfter(deltas[1]), facts.fingerprint());
+});

@@ -7,8 +7,8 @@
  * agent is going round in a cycle): the part that wanted to send it gets
  * the reason instead and must change course; when nothing does, the
  * episode ends with that diagnosis rather than spending its budget. The
- * states actions were sent from are remembered too, so that a skill with
- * another way to go can be told an action would lead back to one.
+ * state the last action was sent from is kept too, so that a skill with
+ * another way to go can be told an action would undo the last one.
  *
  * @module
  */
@@ -22,7 +22,7 @@ export class ActionMemory {
   /** The rejections seen, by state and action: the observation and the reason. */
   readonly #rejected = new Map<string, { observation: string; rejected: string }>();
   readonly #sent = new Map<string, number>();
-  readonly #visited = new Set<string>();
+  #previous: string | undefined;
 
   /** A key equal for equal belief states (see {@linkcode FactStore.fingerprint}). */
   static stateKey(facts: FactStore): string {
@@ -56,12 +56,12 @@ export class ActionMemory {
     const k = `${key}\u0000${action}`;
     if (rejection) this.#rejected.set(k, rejection);
     else this.#sent.set(k, (this.#sent.get(k) ?? 0) + 1);
-    this.#visited.add(key);
+    this.#previous = key;
   }
 
-  /** Whether an action was sent from the state `key` in this episode. */
-  visited(key: string): boolean {
-    return this.#visited.has(key);
+  /** The state the last action was sent from. */
+  get previous(): string | undefined {
+    return this.#previous;
   }
 
   /** The answer to `action` when it was rejected in state `key` before. */

@@ -200,9 +200,11 @@ function linkedValues(facts: FactStore, args: Record<string, Value>): Set<string
 }
 
 /**
- * Why `action` would lead back to a state the episode was in (its learned
- * effects, applied to `facts`, give one an action was sent from), or
- * `undefined`. An action predicted to change nothing is not refused: it may
+ * Why `action` would undo the last action (its learned effects, applied to
+ * `facts`, give the state the last action was sent from: a block put back
+ * where it was just taken from), or `undefined`. Only the last action:
+ * avoiding every state seen before sent long failing episodes round
+ * longer. An action predicted to change nothing is never avoided: it may
  * be one that only looks.
  */
 function backTo(
@@ -213,7 +215,7 @@ function backTo(
 ): string | undefined {
   const delta = model.predict?.(facts, action);
   if (!delta || (delta.add.length === 0 && delta.remove.length === 0)) return undefined;
-  return memory.visited(facts.fingerprintAfter(delta))
-    ? `"${action}" would lead back to a state this episode was in (a cycle); not sent`
+  return memory.previous === facts.fingerprintAfter(delta)
+    ? `"${action}" would undo the last action (a cycle); not sent`
     : undefined;
 }

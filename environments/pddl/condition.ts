@@ -11,7 +11,7 @@
  * @module
  */
 import { EQUALITY, type PddlFormula } from "./parse.ts";
-import { type Fact, groundAtom } from "./world.ts";
+import { type Fact, groundAtom } from "./atom.ts";
 
 /** A ground literal of a condition. */
 export interface GroundLiteral {

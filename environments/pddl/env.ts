@@ -51,7 +51,7 @@ export class PddlEnv implements Environment {
   #state: Set<Fact> = new Set();
   #progress = 0;
   #done = false;
-  /** The episode's draws for actions with chances, seeded by the problem's id. */
+  /** The episode's draws for actions with chances, seeded by the problem's name. */
   #random: Random = mulberry32(0);
 
   /** An environment over `tasks` (in the benchmark's order). */
@@ -109,7 +109,8 @@ export class PddlEnv implements Environment {
     }
     this.#task = found;
     this.#state = found.world.initial();
-    this.#random = mulberry32(hashText(found.id));
+    // Seeded by the domain's and problem's names, not the id: the same draws wherever the files are.
+    this.#random = mulberry32(hashText(`${found.world.domain.name}/${found.world.problem.name}`));
     this.#done = false;
     this.#progress = this.#goalShare();
     const literals = found.world.goal();

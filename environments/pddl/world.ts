@@ -18,8 +18,8 @@ import {
 } from "./parse.ts";
 import { groundCondition } from "./condition.ts";
 
-/** A ground atom as text: the predicate and its objects, space-separated (`"at ball1 rooma"`). */
-export type Fact = string;
+import { type Fact, groundAtom } from "./atom.ts";
+export { type Fact, groundAtom } from "./atom.ts";
 
 /** A ground action: the schema and its objects in parameter order. */
 export interface GroundAction {
@@ -30,11 +30,6 @@ export interface GroundAction {
 /** The text of a ground action as the agent types it: `pick ball1 rooma left`. */
 export function actionText(g: GroundAction): string {
   return [g.action.name, ...g.args].join(" ");
-}
-
-/** The fact of an atom with its variables bound. */
-export function groundAtom(atom: PddlAtom, binding: ReadonlyMap<string, string>): Fact {
-  return [atom.pred, ...atom.args.map((a) => binding.get(a) ?? a)].join(" ");
 }
 
 /** A problem in its domain: objects by type, the initial state, the goal. */

@@ -50,3 +50,28 @@ export async function induceAndSolveOn(
   const policy = compiled.skills.find((s) => s.name.startsWith("policy_"));
   return { results, policy: JSON.stringify(policy) };
 }
+
+/**
+ * {@linkcode induceAndSolveOn} for a domain and problems given as texts:
+ * written to a temporary folder (`domain.pddl`, `train/`, `test/`), then
+ * every test problem is run; the folder is removed after.
+ */
+export async function induceAndSolveTexts(
+  domain: string,
+  problems: { train: string[]; test: string[] },
+) {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/domain.pddl`, domain);
+    for (const [split, texts] of Object.entries(problems)) {
+      await Deno.mkdir(`${dir}/${split}`);
+      for (const [k, text] of texts.entries()) {
+        await Deno.writeTextFile(`${dir}/${split}/p${k}.pddl`, text);
+      }
+    }
+    const spec = (split: string) => `pddl:${dir}/domain.pddl+${dir}/${split}`;
+    return await induceAndSolveOn(spec("train"), spec("test"), (tasks) => tasks);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { parseDomain, parseProblem, PddlError } from "../../environments/pddl/parse.ts";
 import { PddlWorld } from "../../environments/pddl/world.ts";
 import { pddlKit } from "../../environments/pddl/kit.ts";
-import { induceAndSolveOn } from "./_induce_and_solve.ts";
+import { induceAndSolveTexts } from "./_induce_and_solve.ts";
 
 /** A flip shows heads with probability 0.7; a nudge turns a coin with probability 0.3. */
 const COINS = `
@@ -93,25 +93,13 @@ Deno.test("the simulator's draws are the same for the same problem on every run,
 });
 
 Deno.test("skills induced from small coin problems show heads on larger ones, with the rules learned", async () => {
-  const dir = await Deno.makeTempDir();
-  await Deno.writeTextFile(`${dir}/domain.pddl`, COINS);
-  for (
-    const [split, problems] of Object.entries({
-      train: [coins("t1", 1), coins("t2", 2), coins("t3", 3, 2)],
-      test: [coins("big1", 9, 7), coins("big2", 12)],
-    })
-  ) {
-    await Deno.mkdir(`${dir}/${split}`);
-    for (const [k, text] of problems.entries()) {
-      await Deno.writeTextFile(`${dir}/${split}/p${k}.pddl`, text);
-    }
-  }
-  const spec = (split: string) => `pddl:${dir}/domain.pddl+${dir}/${split}`;
-  const { results } = await induceAndSolveOn(spec("train"), spec("test"), (tasks) => tasks);
+  const { results } = await induceAndSolveTexts(COINS, {
+    train: [coins("t1", 1), coins("t2", 2), coins("t3", 3, 2)],
+    test: [coins("big1", 9, 7), coins("big2", 12)],
+  });
   assert.equal(results.length, 2);
   for (const { id, result } of results) {
     assert.ok(result.success, `${id}: ${result.stop}`);
     assert.equal(result.plannedActions, 0, `${id}: look-ahead planned actions`);
   }
-  await Deno.remove(dir, { recursive: true });
 });

@@ -6,7 +6,7 @@ import { planPddl } from "../../environments/pddl/plan.ts";
 import { pddlKit } from "../../environments/pddl/kit.ts";
 import { ActionModel } from "../../runtime/learn/action_model.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
-import { induceAndSolveOn } from "./_induce_and_solve.ts";
+import { induceAndSolveTexts } from "./_induce_and_solve.ts";
 
 /**
  * Lamps light once every fuse that fits them is fitted; a fuse is fitted
@@ -125,25 +125,13 @@ Deno.test("the domain's rules state a condition as one rule with its quantifier"
 });
 
 Deno.test("skills induced from small lamp problems light a larger set, with the rules learned", async () => {
-  const dir = await Deno.makeTempDir();
-  await Deno.writeTextFile(`${dir}/domain.pddl`, LAMPS);
-  for (
-    const [split, problems] of Object.entries({
-      train: [lamps("t1", [1], [1]), lamps("t2", [1, 2], [1, 2]), lamps("t3", [2, 1, 1], [1, 3])],
-      test: [lamps("big1", [3, 1, 2, 0, 2], [1, 2, 3, 4]), lamps("big2", [2, 2, 2, 2], [4, 2, 3])],
-    })
-  ) {
-    await Deno.mkdir(`${dir}/${split}`);
-    for (const [k, text] of problems.entries()) {
-      await Deno.writeTextFile(`${dir}/${split}/p${k}.pddl`, text);
-    }
-  }
-  const spec = (split: string) => `pddl:${dir}/domain.pddl+${dir}/${split}`;
-  const { results } = await induceAndSolveOn(spec("train"), spec("test"), (tasks) => tasks);
+  const { results } = await induceAndSolveTexts(LAMPS, {
+    train: [lamps("t1", [1], [1]), lamps("t2", [1, 2], [1, 2]), lamps("t3", [2, 1, 1], [1, 3])],
+    test: [lamps("big1", [3, 1, 2, 0, 2], [1, 2, 3, 4]), lamps("big2", [2, 2, 2, 2], [4, 2, 3])],
+  });
   assert.equal(results.length, 2);
   for (const { id, result } of results) {
     assert.ok(result.success, `${id}: ${result.stop}`);
     assert.equal(result.plannedActions, 0, `${id}: look-ahead planned actions`);
   }
-  await Deno.remove(dir, { recursive: true });
 });

@@ -30,3 +30,21 @@ export function mulberry32(seed: number): Random {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * A 32-bit FNV-1a hash of a string, used to turn task ids and names into seeds.
+ *
+ * @example Usage
+ * ```ts
+ * import { hashString } from "./_random.ts";
+ * console.log(hashString("a") === hashString("a")); // true
+ * ```
+ */
+export function hashString(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h >>> 0;
+}

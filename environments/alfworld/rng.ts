@@ -7,26 +7,8 @@
  * @module
  */
 
-export { mulberry32, type Random } from "../_random.ts";
+export { hashString, mulberry32, type Random } from "../_random.ts";
 import type { Random } from "../_random.ts";
-
-/**
- * A 32-bit FNV-1a hash of a string, used to turn task ids into seeds.
- *
- * @example Usage
- * ```ts
- * import { hashString } from "./rng.ts";
- * console.log(hashString("a") === hashString("a")); // true
- * ```
- */
-export function hashString(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h >>> 0;
-}
 
 /** A uniform integer in `[0, n)`. */
 export function randomIndex(random: Random, n: number): number {

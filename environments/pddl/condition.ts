@@ -81,13 +81,11 @@ export function groundCondition(
             }
           }
         };
-        const assignments: [string, string][][] = [[]];
+        let assignments: [string, string][][] = [[]];
         for (const v of f.vars) {
-          const next: [string, string][][] = [];
-          for (const a of assignments) {
-            for (const o of objectsOf(v.type)) next.push([...a, [v.name, o]]);
-          }
-          assignments.splice(0, assignments.length, ...next);
+          assignments = assignments.flatMap((a) =>
+            objectsOf(v.type).map((o): [string, string][] => [...a, [v.name, o]])
+          );
         }
         return combine(
           (f.op === "forall") !== negated,

@@ -22,7 +22,7 @@ import {
 } from "./text.ts";
 import { actionText, type Fact, type PddlWorld } from "./world.ts";
 import { changingPredicates } from "./parse.ts";
-import { mulberry32, type Random } from "../_random.ts";
+import { hashString, mulberry32, type Random } from "../_random.ts";
 
 /** One problem of the set: its id (e.g. `gripper/prob01`) and world. */
 export interface PddlTask {
@@ -110,7 +110,7 @@ export class PddlEnv implements Environment {
     this.#task = found;
     this.#state = found.world.initial();
     // Seeded by the domain's and problem's names, not the id: the same draws wherever the files are.
-    this.#random = mulberry32(hashText(`${found.world.domain.name}/${found.world.problem.name}`));
+    this.#random = mulberry32(hashString(`${found.world.domain.name}/${found.world.problem.name}`));
     this.#done = false;
     this.#progress = this.#goalShare();
     const literals = found.world.goal();
@@ -173,11 +173,4 @@ export class PddlEnv implements Environment {
     if (goal.length === 0) return 1;
     return goal.filter((g) => this.#state.has(g.fact) !== g.negated).length / goal.length;
   }
-}
-
-/** FNV-1a of a text: a seed that is the same for the same problem on every run. */
-function hashText(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
 }

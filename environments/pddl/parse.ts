@@ -119,6 +119,24 @@ export function effectAtoms(a: PddlAction): { add: PddlAtom[]; del: PddlAtom[] }
   };
 }
 
+/**
+ * Every atom an action names: its precondition's literals, its conditions'
+ * (with the variables quantified where each occurs), and its effects (each
+ * outcome of a chance included), each marked as an effect or not.
+ */
+export function* actionAtoms(
+  a: PddlAction,
+): Generator<
+  { atom: PddlAtom & { negated?: boolean }; scope: readonly TypedName[]; effect: boolean }
+> {
+  for (const atom of a.precondition) yield { atom, scope: [], effect: false };
+  for (const f of a.condition ?? []) {
+    for (const l of formulaLiterals(f)) yield { atom: l.literal, scope: l.scope, effect: false };
+  }
+  const { add, del } = effectAtoms(a);
+  for (const atom of [...add, ...del]) yield { atom, scope: [], effect: true };
+}
+
 /** The predicates some action of the domain may add or delete. */
 export function changingPredicates(domain: PddlDomain): Set<string> {
   return new Set(domain.actions.flatMap((a) => {
@@ -128,15 +146,21 @@ export function changingPredicates(domain: PddlDomain): Set<string> {
 }
 
 /**
- * The outcome of each chance of `a` that is most likely (none, when nothing
- * happening is at least as likely as any outcome; the first of equals).
+ * The effects the action is planned with: its certain effects and the most
+ * likely outcome of each chance (none, when nothing happening is at least
+ * as likely as any outcome; the first of equals).
  */
-export function likelyOutcomes(a: PddlAction): { add: PddlAtom[]; del: PddlAtom[] }[] {
-  return (a.chances ?? []).flatMap((c) => {
+export function plannedEffects(a: PddlAction): { add: PddlAtom[]; del: PddlAtom[] } {
+  if (!a.chances) return { add: a.add, del: a.del };
+  const likely = a.chances.flatMap((c) => {
     const none = 1 - c.outcomes.reduce((sum, o) => sum + o.probability, 0);
     const best = c.outcomes.reduce((x, o) => o.probability > x.probability ? o : x);
     return best.probability > none ? [best] : [];
   });
+  return {
+    add: [...a.add, ...likely.flatMap((o) => o.add)],
+    del: [...a.del, ...likely.flatMap((o) => o.del)],
+  };
 }
 
 /**
@@ -504,8 +528,7 @@ export function parseDomain(text: string, file: string): PddlDomain {
     ...Object.values(domain.predicates).flat().map((p) => p.type),
     ...domain.actions.flatMap((a) => a.params.map((p) => p.type)),
     ...domain.actions.flatMap((a) =>
-      (a.condition ?? []).flatMap((f) => [...formulaLiterals(f)].flatMap((l) => l.scope))
-        .map((v) => v.type)
+      [...actionAtoms(a)].flatMap((x) => x.scope.map((v) => v.type))
     ),
   ].flatMap(eitherTypes);
   for (const t of used) {
@@ -515,14 +538,8 @@ export function parseDomain(text: string, file: string): PddlDomain {
   }
   dropActionPredicates(domain, text, file);
   for (const a of domain.actions) {
-    const conditions = (a.condition ?? []).flatMap((f) => [...formulaLiterals(f)])
-      .map((l) => l.literal);
-    const effects = effectAtoms(a);
-    for (const l of [...a.precondition, ...conditions, ...effects.add, ...effects.del]) {
-      if (
-        l.pred === EQUALITY &&
-        (a.precondition.includes(l as PddlLiteral) || conditions.includes(l as PddlLiteral))
-      ) {
+    for (const { atom: l, effect } of actionAtoms(a)) {
+      if (l.pred === EQUALITY && !effect) {
         if (l.args.length !== 2) {
           throw new PddlError(file, 1, 1, `action "${a.name}": "=" takes 2 arguments`);
         }
@@ -636,16 +653,8 @@ function parseAction(r: Reader, body: SExpr[], at: SExpr): PddlAction {
     } else r.fail(body[k], `"${key}" is not supported in an action`);
   }
   const params = new Set(action.params.map((p) => p.name));
-  const effects = effectAtoms(action);
-  const scoped = [
-    ...[...action.precondition, ...effects.add, ...effects.del].map((literal) => ({
-      literal,
-      scope: [] as readonly TypedName[],
-    })),
-    ...(action.condition ?? []).flatMap((f) => [...formulaLiterals(f)]),
-  ];
-  for (const { literal, scope } of scoped) {
-    for (const a of literal.args) {
+  for (const { atom, scope } of actionAtoms(action)) {
+    for (const a of atom.args) {
       if (a.startsWith("?") && !params.has(a) && !scope.some((v) => v.name === a)) {
         r.fail(at, `action "${name}" uses "${a}", which is not a parameter`);
       }

@@ -35,9 +35,9 @@
 import {
   changingPredicates,
   EQUALITY,
-  likelyOutcomes,
   type PddlAction,
   type PddlAtom,
+  plannedEffects,
 } from "./parse.ts";
 import type { Fact, GroundAction, PddlWorld } from "./world.ts";
 import { groundCondition, type GroundLiteral } from "./condition.ts";
@@ -408,8 +408,8 @@ function ground(world: PddlWorld, init: ReadonlySet<Fact>): Task {
         negated: l.negated,
       })),
       // Chances are planned as their most likely outcomes; the expert replans when one differs.
-      add: [...action.add, ...likelyOutcomes(action).flatMap((o) => o.add)].map(literal),
-      del: [...action.del, ...likelyOutcomes(action).flatMap((o) => o.del)].map(literal),
+      add: plannedEffects(action).add.map(literal),
+      del: plannedEffects(action).del.map(literal),
       free: action.params.map((_, i) => i).filter((i) => !inPos.has(i)),
       orders: pos.map((_, first) => joinOrder(pos, first)),
       order: joinOrder(pos, -1),

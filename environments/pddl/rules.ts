@@ -13,11 +13,11 @@ import type { Vocabulary } from "../../dsl/vocabulary.ts";
 import {
   eitherTypes,
   EQUALITY,
-  likelyOutcomes,
   type PddlAtom,
   type PddlDomain,
   type PddlFormula,
   type PddlLiteral,
+  plannedEffects,
 } from "./parse.ts";
 import { identifier, typeName } from "./vocabulary.ts";
 
@@ -35,7 +35,7 @@ export function pddlActionRules(domain: PddlDomain, vocab: Vocabulary): ActionMo
   for (const a of domain.actions) {
     const arg = (x: string) =>
       x.startsWith("?") ? identifier(x.slice(1)) : `'${x.replaceAll("'", "\\'")}'`;
-    const atom = (x: PddlAtom) => `${identifier(x.pred)}(${x.args.map(arg).join(", ")})`;
+    const atom = (x: PddlAtom) => atomText(x, arg);
     actions[identifier(a.name)] = {
       // Stated, not observed: the counts say the rules are confirmed and the
       // effects known without claiming transitions were seen.
@@ -47,20 +47,21 @@ export function pddlActionRules(domain: PddlDomain, vocab: Vocabulary): ActionMo
         ...(a.condition ?? []).map((f) => conditionText(f, arg, domain)),
       ].map((text) => ({ text, confirmed: true, covers: 0 })),
       // An effect by chance is stated as its most likely outcome, as the expert plans.
-      effects: {
-        add: [...a.add, ...likelyOutcomes(a).flatMap((o) => o.add)].map(atom),
-        remove: [...a.del, ...likelyOutcomes(a).flatMap((o) => o.del)].map(atom),
-      },
+      effects: { add: plannedEffects(a).add.map(atom), remove: plannedEffects(a).del.map(atom) },
     };
   }
   return { format: ACTION_MODEL_FORMAT, vocabulary: vocab.name, actions, stated: true };
 }
 
+/** An atom as an expression: `on(x, 'b1')`. */
+function atomText(x: PddlAtom, arg: (x: string) => string): string {
+  return `${identifier(x.pred)}(${x.args.map(arg).join(", ")})`;
+}
+
 /** A literal as an expression: `on(x, y)`, `not on(x, y)`, `x != y`. */
 function literalText(l: PddlLiteral, arg: (x: string) => string): string {
   if (l.pred === EQUALITY) return `${arg(l.args[0])} ${l.negated ? "!=" : "=="} ${arg(l.args[1])}`;
-  const atom = `${identifier(l.pred)}(${l.args.map(arg).join(", ")})`;
-  return l.negated ? `not ${atom}` : atom;
+  return l.negated ? `not ${atomText(l, arg)}` : atomText(l, arg);
 }
 
 /**

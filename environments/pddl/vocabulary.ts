@@ -24,11 +24,11 @@
  */
 import { type LandmarkDecl, own, RESERVED_NAMES, type Vocabulary } from "../../dsl/vocabulary.ts";
 import {
+  actionAtoms,
   changingPredicates,
   effectAtoms,
   eitherTypes,
   EQUALITY,
-  formulaLiterals,
   type PddlDomain,
   type PddlProblem,
 } from "./parse.ts";
@@ -222,20 +222,10 @@ function usedTypes(domain: PddlDomain): Map<string, string> {
       : ancestorsOf(t, domain.types);
   const uses = new Map<string, string[]>();
   for (const a of domain.actions) {
-    const scoped = [
-      ...[...a.precondition, ...effectAtoms(a).add, ...effectAtoms(a).del].map((atom) => ({
-        atom,
-        scope: a.params,
-      })),
-      // A quantified variable takes its quantifier's type (the innermost where names repeat).
-      ...(a.condition ?? []).flatMap((f) => [...formulaLiterals(f)]).map((l) => ({
-        atom: l.literal,
-        scope: [...a.params, ...l.scope],
-      })),
-    ];
-    for (const { atom, scope } of scoped) {
+    for (const { atom, scope } of actionAtoms(a)) {
       if (atom.pred === EQUALITY) continue;
-      const typeOf = new Map(scope.map((p) => [p.name, p.type]));
+      // A quantified variable takes its quantifier's type (the innermost where names repeat).
+      const typeOf = new Map([...a.params, ...scope].map((p) => [p.name, p.type]));
       atom.args.forEach((arg, i) => {
         const t = typeOf.get(arg) ?? domain.constants.find((c) => c.name === arg)?.type;
         if (t !== undefined) {

@@ -9,12 +9,12 @@ import { own } from "../../dsl/vocabulary.ts";
 import {
   eitherTypes,
   EQUALITY,
-  likelyOutcomes,
   type PddlAction,
   type PddlAtom,
   type PddlDomain,
   type PddlLiteral,
   type PddlProblem,
+  plannedEffects,
 } from "./parse.ts";
 import { groundCondition } from "./condition.ts";
 
@@ -151,27 +151,11 @@ export class PddlWorld {
   apply(g: GroundAction, state: ReadonlySet<Fact>, draw?: () => number): Set<Fact> {
     const binding = bindingOf(g);
     const next = new Set(state);
-    if (!g.action.chances) {
-      for (const d of g.action.del) next.delete(groundAtom(d, binding));
-      for (const a of g.action.add) next.add(groundAtom(a, binding));
-      return next;
-    }
-    const outcomes = draw
-      ? g.action.chances.flatMap((c) => {
-        let r = draw();
-        for (const o of c.outcomes) {
-          if (r < o.probability) return [o];
-          r -= o.probability;
-        }
-        return [];
-      })
-      : likelyOutcomes(g.action);
-    for (const d of [...g.action.del, ...outcomes.flatMap((o) => o.del)]) {
-      next.delete(groundAtom(d, binding));
-    }
-    for (const a of [...g.action.add, ...outcomes.flatMap((o) => o.add)]) {
-      next.add(groundAtom(a, binding));
-    }
+    const { add, del } = draw && g.action.chances
+      ? drawnEffects(g.action, draw)
+      : plannedEffects(g.action);
+    for (const d of del) next.delete(groundAtom(d, binding));
+    for (const a of add) next.add(groundAtom(a, binding));
     return next;
   }
 
@@ -236,6 +220,22 @@ export class PddlWorld {
     }
     yield* match(0, new Map());
   }
+}
+
+/** The action's certain effects and the outcome `draw` gives each chance. */
+function drawnEffects(a: PddlAction, draw: () => number): { add: PddlAtom[]; del: PddlAtom[] } {
+  const outcomes = (a.chances ?? []).flatMap((c) => {
+    let r = draw();
+    for (const o of c.outcomes) {
+      if (r < o.probability) return [o];
+      r -= o.probability;
+    }
+    return [];
+  });
+  return {
+    add: [...a.add, ...outcomes.flatMap((o) => o.add)],
+    del: [...a.del, ...outcomes.flatMap((o) => o.del)],
+  };
 }
 
 /** Whether the negated and equality literals of `pre` hold (the others are matched). */

@@ -434,8 +434,8 @@ class Evaluator {
 
   /**
    * The values of `target` that can make `e` true, as far as its atoms say
-   * (`undefined`: none says): a conjunction what its first conjunct that
-   * says allows (its own atoms tried first), a disjunction the values each
+   * (`undefined`: none says): a conjunction what all its atoms that say
+   * allow, or else what its first other conjunct that says allows, a disjunction the values each
    * disjunct allows (when every one does), an atom the facts that match it,
    * an `exists` its body, with the `hidden` variables (those of the
    * quantifiers passed) matching anything. An atom whose other arguments
@@ -460,11 +460,17 @@ class Evaluator {
     }
     if (e.kind === "binary" && e.op === "and") {
       const all = conjuncts(e);
+      // Every atom must hold: the values all of them allow, the fewest first
+      // (`location(l) and at(plane, l)`: the plane's one place, not every place).
+      let both: Set<Value> | undefined;
       for (const c of all) {
         if (c.kind !== "call") continue;
         const part = this.allowedBy(c, target, scope, hidden, wild);
-        if (part !== undefined) return part;
+        if (part === undefined) continue;
+        both = both === undefined ? part : intersection(both, part);
+        if (both.size <= 1) break;
       }
+      if (both !== undefined) return both;
       for (const c of all) {
         if (c.kind === "call") continue;
         const part = this.allowedBy(c, target, scope, hidden, wild);
@@ -570,6 +576,14 @@ class Evaluator {
 
 /** Domains smaller than this are tried in full: looking the atoms up would not pay. */
 const NARROW_FROM = 8;
+
+/** The values in both sets (a new set; neither is changed). */
+function intersection(a: ReadonlySet<Value>, b: ReadonlySet<Value>): Set<Value> {
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  const out = new Set<Value>();
+  for (const v of small) if (large.has(v)) out.add(v);
+  return out;
+}
 
 /** The disjuncts of an expression (itself when it is no disjunction), left to right. */
 function disjuncts(e: Expr): Expr[] {

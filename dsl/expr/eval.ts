@@ -460,15 +460,25 @@ class Evaluator {
     }
     if (e.kind === "binary" && e.op === "and") {
       const all = conjuncts(e);
-      // Every atom must hold: the values all of them allow, the fewest first
-      // (`location(l) and at(plane, l)`: the plane's one place, not every place).
+      // What the first atom that says allows; when that is many, only those
+      // the atoms with a known argument allow as well (`location(l) and
+      // at(plane, l)`: the plane's one place, not every place).
       let both: Set<Value> | undefined;
+      let first: Expr | undefined;
       for (const c of all) {
         if (c.kind !== "call") continue;
+        both = this.allowedBy(c, target, scope, hidden, wild);
+        if (both !== undefined) {
+          first = c;
+          break;
+        }
+      }
+      for (const c of all) {
+        // Fewer than that are tried in full sooner than looked up further.
+        if (both === undefined || both.size < NARROW_FROM) break;
+        if (c === first || c.kind !== "call" || !knowsArgument(c, target, scope, hidden)) continue;
         const part = this.allowedBy(c, target, scope, hidden, wild);
-        if (part === undefined) continue;
-        both = both === undefined ? part : intersection(both, part);
-        if (both.size <= 1) break;
+        if (part !== undefined) both = intersection(both, part);
       }
       if (both !== undefined) return both;
       for (const c of all) {
@@ -576,6 +586,23 @@ class Evaluator {
 
 /** Domains smaller than this are tried in full: looking the atoms up would not pay. */
 const NARROW_FROM = 8;
+
+/**
+ * Whether an atom names, besides `target`, an argument whose value is
+ * known (a constant or a variable in scope, not a `hidden` one): the
+ * facts it matches are then found through the index, and are few.
+ */
+function knowsArgument(
+  e: Extract<Expr, { kind: "call" }>,
+  target: string,
+  scope: Scope,
+  hidden: ReadonlySet<string>,
+): boolean {
+  return e.args.some((a) =>
+    a.kind === "str" || a.kind === "num" ||
+    (a.kind === "var" && a.name !== target && !hidden.has(a.name) && scope.has(a.name))
+  );
+}
 
 /** The values in both sets (a new set; neither is changed). */
 function intersection(a: ReadonlySet<Value>, b: ReadonlySet<Value>): Set<Value> {

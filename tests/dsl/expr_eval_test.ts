@@ -275,6 +275,25 @@ Deno.test("a quantifier narrowed by the facts keeps the domain's order, whatever
   );
 });
 
+Deno.test("a quantifier's first atom allowing many is narrowed by an atom with a known argument", () => {
+  // Forty open receptacles; the item is at one of them. `is_open(r)` allows
+  // all forty, `at('item 1', r)` one: five iterations are enough.
+  const types: Record<string, string> = { "item 1": "Item" };
+  const atoms = [];
+  for (let i = 0; i < 40; i++) {
+    types[`box ${i}`] = "Receptacle";
+    atoms.push({ pred: "is_open", args: [`box ${i}`] });
+  }
+  atoms.push({ pred: "at", args: ["item 1", "box 23"] });
+  const facts = new FactStore(atoms, types);
+  const source = "select_all(r: Receptacle, is_open(r) and at('item 1', r))";
+  const r = evalExpr(parse(source), { vocab: VOCAB, facts, scope: {}, source, budget: 5 });
+  assertEquals(r, { ok: true, value: ["box 23"] });
+  // Every candidate tried (a body that does not narrow) exceeds that budget.
+  const tried = "select_all(r: Receptacle, not not (is_open(r) and at('item 1', r)))";
+  assert(!evalExpr(parse(tried), { vocab: VOCAB, facts, scope: {}, budget: 5 }).ok);
+});
+
 Deno.test("a quantifier whose body does not read its variable is tried once", () => {
   // 40 x 40 x 40 candidates if each were tried; the inner bodies never
   // read `b` or `c`, so 40 x 3 iterations are enough.

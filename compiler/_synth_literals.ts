@@ -152,12 +152,13 @@ function situationLiterals(space: LiteralSpace, sit: Example, negate: boolean): 
 
 function generateLiterals(space: LiteralSpace, sit: Example, negate: boolean): Literal[] {
   const c = new Collector(space);
+  const seconds: SecondsMemo = new Map();
   for (const { atom, at } of atomsAboutScope(space, sit)) {
     if (c.full) break;
     for (const lifted of liftAtom(space, sit, atom, new Map())) {
       c.add(negate ? notNode(lifted) : lifted, negate ? LitKind.NotAtom : LitKind.Atom);
     }
-    for (const { type, body } of objectLinks(space, sit, atom, at)) {
+    for (const { type, body } of objectLinks(space, sit, atom, at, seconds)) {
       c.add(
         negate
           ? notNode(quantNode("exists", space.existsVar, type, body))
@@ -325,7 +326,7 @@ function cmpKey(a: string, b: string): number {
 export function scopeLinks(space: LiteralSpace, sit: Example): { type: string; body: Expr }[] {
   const out: { type: string; body: Expr }[] = [];
   for (const { atom, at } of atomsAboutScope(space, sit)) {
-    out.push(...objectLinks(space, sit, atom, at, false));
+    out.push(...objectLinks(space, sit, atom, at));
   }
   return out;
 }
@@ -414,7 +415,7 @@ function objectLinks(
   sit: Example,
   atom: Atom,
   at: number,
-  seconds = true,
+  seconds?: SecondsMemo,
 ): { type: string; body: Expr }[] {
   const params = own(space.vocab.predicates, atom.pred)?.params ?? [];
   const scopeValues = new Set(Object.values(sit.scope));
@@ -426,7 +427,7 @@ function objectLinks(
     if (type === undefined || !isObjectType(space.vocab, type)) return;
     if (sit.facts.typeOf(obj) === undefined) return;
     const firsts = liftAtom(space, sit, atom, new Map([[k, varNode(y)]]));
-    const more = seconds ? secondAtoms(space, sit, obj, type, atom) : [];
+    const more = seconds ? secondAtoms(space, sit, obj, type, atom, seconds) : [];
     for (const a1 of firsts) {
       out.push({ type, body: a1 });
       for (const a2 of more) out.push({ type, body: orderPair(space, a1, a2) });
@@ -435,6 +436,13 @@ function objectLinks(
   return out;
 }
 
+/**
+ * The lifted atoms about each object (as the existential variable) of one
+ * situation and space, per object and type: an object a scope value is
+ * linked to by several atoms (a cell's neighbours) is looked up once.
+ */
+type SecondsMemo = Map<string, { atom: Atom; lifted: Expr[] }[]>;
+
 /** Lifted atoms about `obj` (as the existential variable) other than `except`. */
 function secondAtoms(
   space: LiteralSpace,
@@ -442,18 +450,36 @@ function secondAtoms(
   obj: string,
   type: string,
   except: Atom,
+  memo: SecondsMemo,
 ): Expr[] {
+  const key = `${obj}\u0001${type}`;
+  let about = memo.get(key);
+  if (about === undefined) memo.set(key, about = atomsAbout(space, sit, obj, type));
   const out: Expr[] = [];
+  for (const { atom, lifted } of about) {
+    if (atom.pred === except.pred && atom.args.every((a, i) => a === except.args[i])) continue;
+    out.push(...lifted);
+  }
+  return out;
+}
+
+/** The atoms about `obj` (of `type`) and their liftings with it as the existential variable. */
+function atomsAbout(
+  space: LiteralSpace,
+  sit: Example,
+  obj: string,
+  type: string,
+): { atom: Atom; lifted: Expr[] }[] {
+  const out: { atom: Atom; lifted: Expr[] }[] = [];
   const y = space.existsVar;
   for (const [pred, decl] of Object.entries(space.vocab.predicates)) {
     decl.params.forEach((param, m) => {
       if (!isAssignable(space.vocab, type, param)) return;
       const pattern: (AtomArg | null)[] = decl.params.map((_, j) => j === m ? obj : null);
       for (const atom of sit.facts.query(pred, pattern)) {
-        if (atom.pred === except.pred && atom.args.every((a, i) => a === except.args[i])) continue;
         // Other occurrences of the object would be constants naming it: too specific.
         if (atom.args.some((a, i) => i !== m && a === obj)) continue;
-        out.push(...liftAtom(space, sit, atom, new Map([[m, varNode(y)]])));
+        out.push({ atom, lifted: liftAtom(space, sit, atom, new Map([[m, varNode(y)]])) });
       }
     });
   }

@@ -437,9 +437,9 @@ class Evaluator {
    * (`undefined`: none says): a conjunction what its first atom that says
    * allows (when that is many, narrowed by its atoms with a known
    * argument), or else its first other conjunct that says; a disjunction
-   * the values each disjunct allows (when every one does), an atom the facts that match it,
-   * an `exists` its body, with the `hidden` variables (those of the
-   * quantifiers passed) matching anything. An atom whose other arguments
+   * the values each disjunct allows (when every one does); an atom the
+   * facts that match it; an `exists` its body, with the `hidden` variables
+   * (those of the quantifiers passed) matching anything. An atom whose other arguments
    * all match anything (`at(k, x)`, `k` hidden) says only with `wild`, and
    * is looked up once per evaluation: it allows much, and at a price.
    */

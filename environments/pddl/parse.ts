@@ -109,14 +109,25 @@ export interface PddlAction {
   chances?: PddlChance[];
 }
 
-/** Every atom an action may add and delete: its certain effects and each outcome of a chance. */
-export function effectAtoms(a: PddlAction): { add: PddlAtom[]; del: PddlAtom[] } {
+/** The effects of an action and of some outcomes of its chances. */
+export type Effects = { add: PddlAtom[]; del: PddlAtom[] };
+
+/** The action's certain effects and those of the outcomes `pick` takes of each chance. */
+export function effectsWith(
+  a: PddlAction,
+  pick: (chance: PddlChance) => PddlChance["outcomes"],
+): Effects {
   if (!a.chances) return { add: a.add, del: a.del };
-  const outcomes = a.chances.flatMap((c) => c.outcomes);
+  const outcomes = a.chances.flatMap(pick);
   return {
     add: [...a.add, ...outcomes.flatMap((o) => o.add)],
     del: [...a.del, ...outcomes.flatMap((o) => o.del)],
   };
+}
+
+/** Every atom an action may add and delete: its certain effects and each outcome of a chance. */
+export function effectAtoms(a: PddlAction): Effects {
+  return effectsWith(a, (c) => c.outcomes);
 }
 
 /**
@@ -150,17 +161,12 @@ export function changingPredicates(domain: PddlDomain): Set<string> {
  * likely outcome of each chance (none, when nothing happening is at least
  * as likely as any outcome; the first of equals).
  */
-export function plannedEffects(a: PddlAction): { add: PddlAtom[]; del: PddlAtom[] } {
-  if (!a.chances) return { add: a.add, del: a.del };
-  const likely = a.chances.flatMap((c) => {
+export function plannedEffects(a: PddlAction): Effects {
+  return effectsWith(a, (c) => {
     const none = 1 - c.outcomes.reduce((sum, o) => sum + o.probability, 0);
     const best = c.outcomes.reduce((x, o) => o.probability > x.probability ? o : x);
     return best.probability > none ? [best] : [];
   });
-  return {
-    add: [...a.add, ...likely.flatMap((o) => o.add)],
-    del: [...a.del, ...likely.flatMap((o) => o.del)],
-  };
 }
 
 /**

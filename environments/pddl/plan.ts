@@ -387,6 +387,7 @@ function ground(world: PddlWorld, init: ReadonlySet<Fact>): Task {
     const index = new Map(action.params.map((p, i) => [p.name, i]));
     const term = (a: string): Term => index.get(a) ?? -1 - objectId(a);
     const literal = (l: PddlAtom): Literal => ({ pred: predId(l.pred), args: l.args.map(term) });
+    const effects = plannedEffects(action);
     const facts = action.precondition.filter((l) => l.pred !== EQUALITY);
     const positive = facts.filter((l) => !l.negated);
     const pos = positive.map(literal);
@@ -408,8 +409,8 @@ function ground(world: PddlWorld, init: ReadonlySet<Fact>): Task {
         negated: l.negated,
       })),
       // Chances are planned as their most likely outcomes; the expert replans when one differs.
-      add: plannedEffects(action).add.map(literal),
-      del: plannedEffects(action).del.map(literal),
+      add: effects.add.map(literal),
+      del: effects.del.map(literal),
       free: action.params.map((_, i) => i).filter((i) => !inPos.has(i)),
       orders: pos.map((_, first) => joinOrder(pos, first)),
       order: joinOrder(pos, -1),

@@ -36,6 +36,7 @@ export function pddlActionRules(domain: PddlDomain, vocab: Vocabulary): ActionMo
     const arg = (x: string) =>
       x.startsWith("?") ? identifier(x.slice(1)) : `'${x.replaceAll("'", "\\'")}'`;
     const atom = (x: PddlAtom) => atomText(x, arg);
+    const effects = plannedEffects(a);
     actions[identifier(a.name)] = {
       // Stated, not observed: the counts say the rules are confirmed and the
       // effects known without claiming transitions were seen.
@@ -47,7 +48,7 @@ export function pddlActionRules(domain: PddlDomain, vocab: Vocabulary): ActionMo
         ...(a.condition ?? []).map((f) => conditionText(f, arg, domain)),
       ].map((text) => ({ text, confirmed: true, covers: 0 })),
       // An effect by chance is stated as its most likely outcome, as the expert plans.
-      effects: { add: plannedEffects(a).add.map(atom), remove: plannedEffects(a).del.map(atom) },
+      effects: { add: effects.add.map(atom), remove: effects.del.map(atom) },
     };
   }
   return { format: ACTION_MODEL_FORMAT, vocabulary: vocab.name, actions, stated: true };

@@ -7,6 +7,8 @@
  */
 import { own } from "../../dsl/vocabulary.ts";
 import {
+  type Effects,
+  effectsWith,
   eitherTypes,
   EQUALITY,
   type PddlAction,
@@ -223,8 +225,8 @@ export class PddlWorld {
 }
 
 /** The action's certain effects and the outcome `draw` gives each chance. */
-function drawnEffects(a: PddlAction, draw: () => number): { add: PddlAtom[]; del: PddlAtom[] } {
-  const outcomes = (a.chances ?? []).flatMap((c) => {
+function drawnEffects(a: PddlAction, draw: () => number): Effects {
+  return effectsWith(a, (c) => {
     let r = draw();
     for (const o of c.outcomes) {
       if (r < o.probability) return [o];
@@ -232,10 +234,6 @@ function drawnEffects(a: PddlAction, draw: () => number): { add: PddlAtom[]; del
     }
     return [];
   });
-  return {
-    add: [...a.add, ...outcomes.flatMap((o) => o.add)],
-    del: [...a.del, ...outcomes.flatMap((o) => o.del)],
-  };
 }
 
 /** Whether the negated and equality literals of `pre` hold (the others are matched). */

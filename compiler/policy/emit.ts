@@ -23,9 +23,15 @@
  */
 import type { Edge, Node, Skill } from "../../dsl/graph/schema.ts";
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
-import { existentialText, type Literal } from "./conjunction.ts";
+import {
+  type Conjunction,
+  existentialText,
+  freshName,
+  type Literal,
+  literalVars,
+} from "./conjunction.ts";
 import { otherwiseText, type Policy, ruleText, ruleVariables } from "./learn.ts";
-import { ruleLiteralText } from "./movers.ts";
+import { CLOSER, distanceText, type Mover, ruleLiteralText } from "./movers.ts";
 
 /**
  * The skill of a decision list (see the module doc).
@@ -58,16 +64,21 @@ export function policySkill(
   };
   policy.rules.forEach((rule, i) => {
     const context = { goals: policy.goals, vocab, types: rule.condition.types };
-    const text = (l: Literal, names: readonly string[]) =>
-      ruleLiteralText(l, names, policy.movers, policy.chains, context);
-    const names = ruleVariables(rule, vocab);
     const decl = vocab.actions[rule.action];
     const params = decl.params.length;
+    const plain = (l: Literal, names: readonly string[]) =>
+      ruleLiteralText(l, names, policy.movers, policy.chains, context);
+    const text = (l: Literal, names: readonly string[]) =>
+      l.pred.startsWith(NEAREST)
+        ? nearestText(rule.condition, l, names, params, policy.movers, plain)
+        : plain(l, names);
+    const condition = withNearest(rule.condition, params);
+    const names = ruleVariables(rule, vocab);
     const id = head(i);
     nodes.push({
       id,
       kind: "check",
-      cond: existentialText(rule.condition, names, 0, text),
+      cond: existentialText(condition, names, 0, text),
       doc: `Rule ${i + 1}: ${ruleText(rule, vocab, policy.movers, policy.chains, policy.goals)}${
         rule.otherwise ? ` (${otherwiseText(rule.otherwise)})` : ""
       }`,
@@ -79,7 +90,7 @@ export function policySkill(
       const bind = `r${i + 1}_bind_${decl.params[k].name}`;
       // The parameters bound so far read as scope variables.
       const scoped = names.map((n, j) => j < k ? vars[j] : n);
-      const body = existentialText(rule.condition, scoped, k + 1, text);
+      const body = existentialText(condition, scoped, k + 1, text);
       nodes.push({
         id: bind,
         kind: "data",
@@ -125,4 +136,87 @@ export function policySkill(
     nodes,
     edges,
   };
+}
+
+/** The prefix of a marker literal's predicate: `nearest:<i>`, the rule's closer literal `i` heads for a nearest target. */
+const NEAREST = "nearest:";
+
+/**
+ * The condition with a marker after each closer literal that heads for a
+ * target the rule picks (not one of the action's parameters) by an atom:
+ * the target is a nearest one of those the rule could head for (see
+ * `nearestText`). The marker names the variables of what the rule says of
+ * the target, so it is tested once that holds.
+ */
+function withNearest(c: Conjunction, params: number): Conjunction {
+  const markers: Literal[] = [];
+  c.literals.forEach((l, i) => {
+    if (!l.pred.startsWith(CLOSER)) return;
+    const target = l.args[2];
+    const said = targetLiterals(c, l);
+    // A target no atom anchors (a place where the key is not) is any
+    // place: the nearest ones are next door.
+    const anchored = said.some((x) =>
+      !x.negated && x.none === undefined && !x.pred.startsWith(CLOSER) &&
+      literalVars(x).includes(target)
+    );
+    if (target >= params && anchored) {
+      const vars = new Set([...l.args, ...said.flatMap(literalVars)]);
+      markers.push({ pred: `${NEAREST}${i}`, args: [...vars], negated: false });
+    }
+  });
+  return markers.length === 0 ? c : { ...c, literals: [...c.literals, ...markers] };
+}
+
+/** What a rule says of a closer literal's target and the rest: its literals but those of the step's destination. */
+function targetLiterals(c: Conjunction, closer: Literal): Literal[] {
+  return c.literals.filter((x) =>
+    x !== closer && !x.pred.startsWith(NEAREST) && !literalVars(x).includes(closer.args[0])
+  );
+}
+
+/**
+ * A nearest-target marker's text: no other object satisfying what the rule
+ * says of the target, but not of the step's destination, is fewer steps
+ * away (other than where the mover stands). With several targets, stepping closer to
+ * whichever one some step approaches can go round in circles (one step
+ * nearer one key, the next nearer another); stepping closer to a nearest
+ * one shrinks the nearest distance with every step.
+ */
+function nearestText(
+  c: Conjunction,
+  marker: Literal,
+  names: readonly string[],
+  params: number,
+  movers: readonly Mover[],
+  text: (l: Literal, names: readonly string[]) => string,
+): string {
+  const l = c.literals[Number(marker.pred.slice(NEAREST.length))];
+  const [, from, target] = l.args;
+  const mover = movers[Number(l.pred.slice(CLOSER.length))];
+  const distance = (a: string, t: string) => distanceText(mover, a, t);
+  // What the rule says of the target, over the variables past the
+  // parameters renamed.
+  const others = targetLiterals(c, l);
+  const renamed = names.map((n, i) => i < params ? n : freshName(`${n}_n`, names));
+  const nearer = `${renamed[target]} != ${names[from]} and ${
+    distance(names[from], renamed[target])
+  } < ${distance(names[from], names[target])}`;
+  // The target is quantified last, so that what the rule says of it narrows
+  // its candidates before any distance is asked for.
+  const order = [...new Set(others.flatMap(literalVars))].filter((i) => i >= params && i !== target)
+    .sort((a, b) => a - b);
+  order.push(target);
+  const rank = (v: number) => v < params ? -1 : order.indexOf(v);
+  const body = (k: number): string => {
+    if (k >= order.length) return "";
+    const i = order[k];
+    const here = others.filter((x) => Math.max(-1, ...literalVars(x).map(rank)) === k).map((x) =>
+      text(x, renamed)
+    );
+    if (i === target) here.push(nearer);
+    const inner = [...here, body(k + 1)].filter((x) => x !== "").join(" and ");
+    return `exists(${renamed[i]}: ${c.types[i]}, ${inner === "" ? "true" : inner})`;
+  };
+  return `not (${body(0)})`;
 }

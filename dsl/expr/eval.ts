@@ -137,6 +137,21 @@ function subtypesCached(vocab: Vocabulary, type: string): string[] {
   return list;
 }
 
+/** Each `distance` node's graph as text: its node type, variables and edge. */
+const graphKeys = new WeakMap<Expr, string>();
+
+/**
+ * The key of a `distance` node's graph: nodes with the same one (a rule
+ * comparing the distances of two places to a target) share their searches.
+ */
+function graphKey(e: Extract<Expr, { kind: "distance" }>): string {
+  let key = graphKeys.get(e);
+  if (key === undefined) {
+    graphKeys.set(e, key = [e.type, e.from, e.to, printExpr(e.edge)].join("\u0001"));
+  }
+  return key;
+}
+
 class Evaluator {
   readonly #budget: number;
   /** Quantifier iterations left of the budget. */
@@ -274,8 +289,11 @@ class Evaluator {
     }
   }
 
-  /** Distances to a target, per `distance` node, per scope of its edge and target. */
-  readonly #distances = new Map<Expr, Map<string, Map<Value, number>>>();
+  /**
+   * Distances to a target, per graph (`distance` nodes with the same
+   * nodes and edge share one), per scope of its edge and target.
+   */
+  readonly #distances = new Map<string, Map<string, Map<Value, number>>>();
 
   /**
    * A `distance`: shortest path lengths to the target are found once per
@@ -290,8 +308,9 @@ class Evaluator {
       ...freeScope(e.edge, scope, [e.from, e.to]),
       formatLiteral(target),
     ].join("\u0001");
-    let byScope = this.#distances.get(e);
-    if (!byScope) this.#distances.set(e, byScope = new Map());
+    const graph = graphKey(e);
+    let byScope = this.#distances.get(graph);
+    if (!byScope) this.#distances.set(graph, byScope = new Map());
     let dist = byScope.get(key);
     if (!dist) {
       dist = this.shortestTo(e, scope, target);

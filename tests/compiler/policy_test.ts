@@ -1120,3 +1120,73 @@ Deno.test("a thing the goal asks for is picked up whatever its kind: grass, wher
   assert.equal(results[0].plannedActions, 0);
   assert.equal(results[0].actions, 1);
 });
+
+/** An agent gathers coins along a corridor of cells. */
+const GATHER_DOMAIN = `
+(define (domain gather)
+  (:requirements :strips :typing)
+  (:types agent cell coin)
+  (:predicates (at ?a - agent ?c - cell) (next ?c - cell ?d - cell)
+    (lies ?p - coin ?c - cell) (has ?a - agent ?p - coin))
+  (:action go :parameters (?a - agent ?from - cell ?to - cell)
+    :precondition (and (at ?a ?from) (next ?from ?to))
+    :effect (and (not (at ?a ?from)) (at ?a ?to)))
+  (:action take :parameters (?a - agent ?p - coin ?c - cell)
+    :precondition (and (at ?a ?c) (lies ?p ?c))
+    :effect (and (not (lies ?p ?c)) (has ?a ?p))))
+`;
+
+/**
+ * A gather problem from a map (`A` the agent, `P` a coin), steps between
+ * cells side by side. The cells are named in the order they are listed,
+ * `first` (`"row-col"`) before the others: the order in which a rule tries
+ * the steps from a cell.
+ */
+function gatherProblem(name: string, [map, first]: [string[], string[]?]): string {
+  const all = map.flatMap((row, r) => [...row].map((_, c) => `${r}-${c}`));
+  const order = [...(first ?? []), ...all.filter((x) => !first?.includes(x))];
+  const cell = (r: number, c: number) => `k${String(order.indexOf(`${r}-${c}`)).padStart(2, "0")}`;
+  const init: string[] = [];
+  let coins = 0;
+  map.forEach((row, r) =>
+    [...row].forEach((ch, c) => {
+      if (ch === "A") init.push(`(at me ${cell(r, c)})`);
+      if (ch === "P") init.push(`(lies coin${coins++} ${cell(r, c)})`);
+      if (c > 0) {
+        init.push(`(next ${cell(r, c)} ${cell(r, c - 1)}) (next ${cell(r, c - 1)} ${cell(r, c)})`);
+      }
+      if (r > 0) {
+        init.push(`(next ${cell(r, c)} ${cell(r - 1, c)}) (next ${cell(r - 1, c)} ${cell(r, c)})`);
+      }
+    })
+  );
+  const ids = Array.from({ length: coins }, (_, k) => `coin${k}`);
+  return `(define (problem ${name}) (:domain gather)
+  (:objects me - agent ${
+    order.map((x) => cell(...x.split("-").map(Number) as [number, number])).join(" ")
+  } - cell ${ids.join(" ")} - coin)
+  (:init ${init.join(" ")})
+  (:goal (and ${ids.map((x) => `(has me ${x})`).join(" ")})))`;
+}
+
+Deno.test("with coins on either side, the agent heads for a nearest one and does not go round in circles", async () => {
+  // From the agent's cell the first step the rule tries goes down (nearer
+  // the coin on the right), the next ones left, up (nearer the coin on the
+  // left) and right (nearer the one on the right again): stepping closer to
+  // whichever coin a step approaches goes round that square.
+  const kit = kitOf("gather", GATHER_DOMAIN, {
+    p1: [["A..P"]],
+    p2: [["P.A.P"]],
+    p3: [[".P..", "...A"]],
+    square: [["P....A....", ".........P"], ["1-4", "1-5", "0-4", "0-5"]],
+  }, gatherProblem);
+  const { results, policy } = await induceAndRun(kit, ["gather/p1", "gather/p2", "gather/p3"], [
+    "gather/square",
+  ], true);
+  assert.match(policy, /distance\(/);
+  const [r] = results;
+  assert.ok(r.success, r.stop);
+  assert.equal(r.plannedActions, 0);
+  // 5 steps to either coin, 10 on to the other, 2 takes.
+  assert.equal(r.actions, 17);
+});

@@ -102,3 +102,20 @@ Deno.test("distance round-trips through the printer and is type-checked", () => 
   assert.match(messages, /Argument 1 of "at" must be Robot/);
   assert.match(messages, /The end of "distance" must be Cell but is Robot/);
 });
+
+Deno.test("distances over the same graph share one search per target, whichever node asks", () => {
+  // One search back from c33 takes 18 steps of the budget (each cell
+  // the edge condition is tried on); comparing two starts asks for it twice.
+  const source =
+    `distance(u, v: Cell, ${STEP}, 'c01', 'c33') < distance(u, v: Cell, ${STEP}, 'c00', 'c33')`;
+  const e = parseExpr(source);
+  assert.ok(e.ok);
+  const r = evalExpr(e.value, { vocab, facts: grid(), scope: {}, budget: 18 });
+  assert.deepEqual(r, { ok: true, value: true });
+  // Another edge is another graph: its search is its own.
+  const other = parseExpr(
+    `distance(u, v: Cell, adj(u, v), 'c01', 'c33') < distance(u, v: Cell, ${STEP}, 'c00', 'c33')`,
+  );
+  assert.ok(other.ok);
+  assert.equal(evalExpr(other.value, { vocab, facts: grid(), scope: {}, budget: 18 }).ok, false);
+});

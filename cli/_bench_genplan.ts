@@ -12,15 +12,14 @@
  * @module
  */
 import { compileTraces } from "../compiler/compile.ts";
-import type { Trace } from "../dsl/trace.ts";
 import { loadPddlKit } from "../environments/pddl/load.ts";
 import { type EnvironmentKit, withEnvOptions } from "../runtime/environment.ts";
-import { generateExpertTraces } from "../runtime/eval/expert_traces.ts";
 import type { EpisodeRecord, Evaluation } from "../runtime/eval/evaluate.ts";
 import { ActionModel } from "../runtime/learn/action_model.ts";
 import { compileSkills } from "../runtime/store/library.ts";
 import { writeTextFileAtomic } from "../io/json_file.ts";
 import { UsageError } from "./_cli.ts";
+import { builtinTraces } from "./_tasks.ts";
 import { MemoryPeak } from "./_memory_peak.ts";
 import { runVariant } from "./_variants.ts";
 import { percent, wrap } from "./_report_format.ts";
@@ -240,16 +239,7 @@ export async function benchDomain(
   let induced: Evaluation;
   try {
     // The smallest training problems the expert solves (a training problem may have no plan).
-    const traces: Trace[] = [];
-    for (const task of train.demonstrationTasks!(Infinity)) {
-      if (traces.length >= request.demos) break;
-      try {
-        traces.push(...await generateExpertTraces(train, [task], { envOptions: rules }));
-      } catch (e) {
-        if (!/No plan found/.test((e as Error).message)) throw e;
-      }
-    }
-    if (traces.length === 0) throw new Error("The expert solves no training problem");
+    const traces = await builtinTraces(train, { count: request.demos, envOptions: rules });
     row.demonstrations = traces.length;
     progress(
       `demonstrations: ${traces.length} plan${traces.length === 1 ? "" : "s"} of ${

@@ -12,7 +12,7 @@ import { localKit, parseRemoteName, REMOTE_PREFIX, remoteKit } from "../environm
 import { readVocabularyFile, vocabularyKit } from "../environments/remote/vocabulary_kit.ts";
 import { InputFileError } from "../io/json_file.ts";
 import { checkEnvOptions, type EnvironmentKit, type TaskSpec } from "../runtime/environment.ts";
-import { generateExpertTraces } from "../runtime/eval/expert_traces.ts";
+import { generateExpertTraces, NoSolutionError } from "../runtime/eval/expert_traces.ts";
 import { demonstrationTasksOf, taskListOf, taskSpecCheckOf } from "../runtime/eval/task_lists.ts";
 import type { TaskSpecCheck } from "../runtime/eval/task_specs.ts";
 import type { ActionModel } from "../runtime/learn/action_model.ts";
@@ -141,9 +141,13 @@ export function demonstrationTasks(kit: EnvironmentKit, count?: number): TaskSpe
 /**
  * Expert demonstrations on the kit's demonstration tasks, as `deno task
  * induce --traces builtin` makes them. For a remote kit they are made
- * in-process on its local twin (the server holds the same data).
+ * in-process on its local twin (the server holds the same data). A task
+ * the expert finds no solution for (a problem with no plan) is skipped,
+ * said through `onSkip`, and the kit's next demonstration task takes its
+ * place.
  *
  * @throws {UsageError} When the environment has no expert or no tasks.
+ * @throws {Error} When the expert solves none of them, or fails otherwise.
  */
 export async function builtinTraces(
   kit: EnvironmentKit,
@@ -151,13 +155,38 @@ export async function builtinTraces(
     count?: number;
     envOptions?: Record<string, unknown>;
     onProgress?: (done: number, total: number) => void;
+    onSkip?: (message: string) => void;
   } = {},
 ): Promise<Trace[]> {
   const local = localKit(kit);
-  return await generateExpertTraces(local, demonstrationTasks(local, options.count), {
-    envOptions: options.envOptions ?? {},
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-  });
+  const wanted = demonstrationTasks(local, options.count);
+  const traces: Trace[] = [];
+  const tried = new Set<string>();
+  let tasks = wanted;
+  while (tasks.length > 0) {
+    for (const task of tasks) {
+      if (traces.length >= wanted.length) break;
+      tried.add(JSON.stringify(task));
+      try {
+        traces.push(
+          ...await generateExpertTraces(local, [task], { envOptions: options.envOptions ?? {} }),
+        );
+      } catch (e) {
+        if (!((e as Error).cause instanceof NoSolutionError)) throw e;
+        options.onSkip?.(`${(e as Error).message}; skipped`);
+        continue;
+      }
+      options.onProgress?.(traces.length, wanted.length);
+    }
+    if (traces.length >= wanted.length) break;
+    // The next tasks the kit offers, past those tried.
+    tasks = demonstrationTasks(local, tried.size + wanted.length - traces.length)
+      .filter((t) => !tried.has(JSON.stringify(t)));
+  }
+  if (traces.length === 0) {
+    throw new Error(`The expert solves none of the ${tried.size} demonstration tasks it tried`);
+  }
+  return traces;
 }
 
 /**

@@ -45,7 +45,9 @@ Traces:
   <dir>      every .jsonl/.json/.txt file in the directory, by name
   builtin    the expert's demonstrations on the environment's demonstration
              tasks, generated in-process (e.g. TextCraft depth-1 tasks,
-             ALFWorld train tasks, 2 per task type)
+             ALFWorld train tasks, 2 per task type, a PDDL domain's smallest
+             problems; one the expert finds no plan for is skipped, the
+             next taking its place)
 
 Options:
 ${envHelp(22)}
@@ -287,6 +289,7 @@ async function builtin(
     onProgress: (done, total) => {
       if (done === total || done % 10 === 0) progress(`  generated ${done}/${total} expert traces`);
     },
+    onSkip: (message) => progress(`  ${message}`),
   });
 }
 

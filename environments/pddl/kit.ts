@@ -28,7 +28,7 @@ import { PddlEnv, type PddlTask } from "./env.ts";
 import { planPddl, serialPlan } from "./plan.ts";
 import { polishPlan, sameState } from "./polish.ts";
 import { rejectSelectors } from "../../runtime/eval/task_lists.ts";
-import { playExpert } from "../../runtime/eval/expert_traces.ts";
+import { NoSolutionError, playExpert } from "../../runtime/eval/expert_traces.ts";
 import {
   GOAL_LINE,
   INVALID_ACTION,
@@ -163,7 +163,7 @@ class PddlExpert implements Expert {
     const world = env.world!;
     const serial = world.goal().length <= SERIAL_GOALS ? serialPlan(world) : undefined;
     const plan = serial ?? planPddl(world);
-    if (!plan) throw new Error(`No plan found for ${reset.taskId}`);
+    if (!plan) throw new NoSolutionError(`No plan found for ${reset.taskId}`);
     const polished = polishPlan(world, world.initial(), plan);
     if (!world.domain.actions.some((a) => a.chances)) {
       return await playExpert(env, reset, polished.map(actionText));

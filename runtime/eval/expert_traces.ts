@@ -81,6 +81,22 @@ export interface ExpertTraceOptions {
 }
 
 /**
+ * What an expert throws when it finds no way to solve a task (a planner's
+ * search ends without a plan): the task may have none, and a caller
+ * gathering demonstrations can take another task instead.
+ *
+ * @example Usage
+ * ```ts
+ * import { NoSolutionError } from "./expert_traces.ts";
+ * const e = new NoSolutionError("No plan found for ferry/p3");
+ * console.log(e instanceof Error); // true
+ * ```
+ */
+export class NoSolutionError extends Error {
+  override name = "NoSolutionError";
+}
+
+/**
  * Solves each task with the kit's expert, in order, on a fresh
  * `kit.create()` per task (closed afterwards).
  *

@@ -29,6 +29,7 @@ import {
   freshName,
   type Literal,
   literalVars,
+  renameLiteral,
 } from "./conjunction.ts";
 import { otherwiseText, type Policy, ruleText, ruleVariables } from "./learn.ts";
 import { CLOSER, distanceText, type Mover, ruleLiteralText } from "./movers.ts";
@@ -170,18 +171,19 @@ function withNearest(c: Conjunction, params: number): Conjunction {
 
 /** What a rule says of a closer literal's target and the rest: its literals but those of the step's destination. */
 function targetLiterals(c: Conjunction, closer: Literal): Literal[] {
-  return c.literals.filter((x) =>
-    x !== closer && !x.pred.startsWith(NEAREST) && !literalVars(x).includes(closer.args[0])
-  );
+  return c.literals.filter((x) => x !== closer && !literalVars(x).includes(closer.args[0]));
 }
+
+/** The predicate of the comparison a nearest-target marker's text ends with. */
+const NEARER = "nearer:";
 
 /**
  * A nearest-target marker's text: no other object satisfying what the rule
  * says of the target, but not of the step's destination, is fewer steps
- * away (other than where the mover stands). With several targets, stepping closer to
- * whichever one some step approaches can go round in circles (one step
- * nearer one key, the next nearer another); stepping closer to a nearest
- * one shrinks the nearest distance with every step.
+ * away (other than where the mover stands). With several targets,
+ * stepping closer to whichever one some step approaches can go round in
+ * circles (one step nearer one key, the next nearer another); stepping
+ * closer to a nearest one shrinks the nearest distance with every step.
  */
 function nearestText(
   c: Conjunction,
@@ -195,28 +197,32 @@ function nearestText(
   const [, from, target] = l.args;
   const mover = movers[Number(l.pred.slice(CLOSER.length))];
   const distance = (a: string, t: string) => distanceText(mover, a, t);
-  // What the rule says of the target, over the variables past the
-  // parameters renamed.
-  const others = targetLiterals(c, l);
+  // What the rule says of the target (its literals on the parameters alone
+  // hold already), over the variables past the parameters renamed, the
+  // target quantified last: what the rule says of it narrows its
+  // candidates before any distance is asked for.
+  const others = targetLiterals(c, l).filter((x) => literalVars(x).some((v) => v >= params));
+  const order = [...new Set(others.flatMap(literalVars))].filter((v) => v >= params && v !== target)
+    .sort((a, b) => a - b);
+  order.push(target);
+  const moved = (v: number) => v < params ? v : params + order.indexOf(v);
+  const last = params + order.length - 1;
+  // Each literal is written over its own variables (a pending literal
+  // reads its variable's type by index), the renamed ones.
+  const original = new Map(others.map((x) => [renameLiteral(x, moved), x]));
+  const inner: Conjunction = {
+    types: [...c.types.slice(0, params), ...order.map((v) => c.types[v])],
+    literals: [...original.keys(), { pred: NEARER, args: [last], negated: false }],
+  };
   const renamed = names.map((n, i) => i < params ? n : freshName(`${n}_n`, names));
   const nearer = `${renamed[target]} != ${names[from]} and ${
     distance(names[from], renamed[target])
   } < ${distance(names[from], names[target])}`;
-  // The target is quantified last, so that what the rule says of it narrows
-  // its candidates before any distance is asked for.
-  const order = [...new Set(others.flatMap(literalVars))].filter((i) => i >= params && i !== target)
-    .sort((a, b) => a - b);
-  order.push(target);
-  const rank = (v: number) => v < params ? -1 : order.indexOf(v);
-  const body = (k: number): string => {
-    if (k >= order.length) return "";
-    const i = order[k];
-    const here = others.filter((x) => Math.max(-1, ...literalVars(x).map(rank)) === k).map((x) =>
-      text(x, renamed)
-    );
-    if (i === target) here.push(nearer);
-    const inner = [...here, body(k + 1)].filter((x) => x !== "").join(" and ");
-    return `exists(${renamed[i]}: ${c.types[i]}, ${inner === "" ? "true" : inner})`;
-  };
-  return `not (${body(0)})`;
+  const body = existentialText(
+    inner,
+    [...names.slice(0, params), ...order.map((v) => renamed[v])],
+    params,
+    (x) => x.pred === NEARER ? nearer : text(original.get(x)!, renamed),
+  );
+  return `not (${body})`;
 }

@@ -1,7 +1,8 @@
 /**
  * A PDDL problem set as a text environment with AgentBoard's interface:
  * `reset` starts a problem (by index in file-name order, or by id), the
- * first observation is the goal line and the true facts, `step` applies a
+ * first observation is the goal line, the true facts and the objects
+ * neither names, `step` applies a
  * typed ground action (`pickup b2`) or answers `check valid actions`, an
  * action that does not apply changes nothing and gets the invalid-action
  * message, and the episode ends with reward 1 when the goal holds. The
@@ -16,6 +17,7 @@ import {
   CHECK_VALID_ACTIONS,
   goalText,
   INVALID_ACTION,
+  objectsText,
   stateText,
   type Templates,
   validActionsText,
@@ -119,8 +121,15 @@ export class PddlEnv implements Environment {
       this.#templates,
       literals.filter((g) => g.negated).map((g) => g.fact),
     );
+    // Objects no fact or goal condition names are listed, so that they can be used.
+    const named = new Set(
+      [...this.#state, ...literals.map((g) => g.fact)].flatMap((f) => f.split(" ").slice(1)),
+    );
+    const others = [...found.world.objects.keys()].filter((o) => !named.has(o));
+    const observation = `${goal}\n${stateText(this.#state, this.#templates)}` +
+      (others.length > 0 ? `\n${objectsText(others)}` : "");
     return Promise.resolve({
-      observation: `${goal}\n${stateText(this.#state, this.#templates)}`,
+      observation,
       goal,
       taskId: found.id,
       taskType: this.name,

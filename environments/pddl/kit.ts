@@ -33,6 +33,7 @@ import {
   GOAL_LINE,
   INVALID_ACTION,
   NEGATED_CONDITION,
+  OBJECTS_LINE,
   templateFor,
   type Templates,
 } from "./text.ts";
@@ -79,12 +80,20 @@ export class PddlGrounder implements Grounder {
   /** The facts of the first observation, and the goal line's conditions as `goal_<p>` facts. */
   initial(observation: string): Grounding {
     const lines = observation.split("\n");
-    const facts = this.#read(lines.filter((l) => !l.startsWith(GOAL_LINE)).join("\n"));
+    const facts = this.#read(
+      lines.filter((l) => !l.startsWith(GOAL_LINE) && !l.startsWith(OBJECTS_LINE)).join("\n"),
+    );
     const goalLine = lines.find((l) => l.startsWith(GOAL_LINE));
     const goal = goalLine === undefined ? [] : this.#readGoal(goalLine.slice(GOAL_LINE.length));
     // The goal's objects are known too: a place only the goal names is one to go to.
     const objects = { ...facts.objects };
     for (const a of goal) for (const o of a.args) objects[o] ??= this.#types.get(o)!;
+    // And those the objects line names (a pan no fact mentions yet).
+    const othersLine = lines.find((l) => l.startsWith(OBJECTS_LINE));
+    for (const o of othersLine?.slice(OBJECTS_LINE.length).replace(/\.$/, "").split(", ") ?? []) {
+      const type = this.#types.get(o);
+      if (type !== undefined) objects[o] ??= type;
+    }
     return { delta: { add: [...facts.atoms, ...goal], remove: [], objects } };
   }
 

@@ -52,6 +52,18 @@ export function stateText(state: Iterable<Fact>, templates: Templates): string {
 /** The start of the goal line. */
 export const GOAL_LINE = "The goal is to satisfy the following conditions: ";
 
+/**
+ * The start of the line that names the problem's objects no fact or goal
+ * condition of the first observation mentions (a clean pan holds no fact
+ * until something is put in it, but is there to be used).
+ */
+export const OBJECTS_LINE = "Other objects: ";
+
+/** The objects line: `Other objects: pan-0, soap-0.` */
+export function objectsText(objects: readonly string[]): string {
+  return `${OBJECTS_LINE}${objects.join(", ")}.`;
+}
+
 /** How the goal line states a condition the goal asks to be false: `it is not the case that <sentence>`. */
 export const NEGATED_CONDITION = "it is not the case that ";
 

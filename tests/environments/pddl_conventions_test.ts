@@ -10,6 +10,7 @@ import { generateExpertTraces } from "../../runtime/eval/expert_traces.ts";
 import { checkEnvOptions, withEnvOptions } from "../../runtime/environment.ts";
 import { compileTraces } from "../../compiler/compile.ts";
 import { KEYS_DOMAIN, KEYS_PROBLEM } from "./_keys_domain.ts";
+import { induceAndSolveTexts } from "./_induce_and_solve.ts";
 
 Deno.test("pddlgym's action predicates are read from the comment and leave the operators plain STRIPS", () => {
   const domain = parseDomain(KEYS_DOMAIN, "keys.pddl");
@@ -108,6 +109,29 @@ Deno.test("an object only the goal names is known, with its type", async () => {
   assert.ok(delta.objects?.r4);
 });
 
+Deno.test("an object neither a fact nor the goal names is listed in the first observation and known", async () => {
+  // Key k3 lies nowhere and fits no door: only the problem's objects declare it.
+  const problem = KEYS_PROBLEM.replace("k1 k2 - key", "k1 k2 k3 - key");
+  const kit = pddlKit("pddl:keys", KEYS_DOMAIN, "keys.pddl", [
+    { id: "keys/p1", file: "p1.pddl", text: problem },
+  ], {});
+  const first = await kit.create({}).reset({ id: "keys/p1" });
+  const lines = first.observation.split("\n");
+  assert.equal(lines.at(-1), "Other objects: k3.");
+  const { delta } = kit.grounder().initial(first.observation, first.goal);
+  assert.equal(delta.objects?.k3, delta.objects?.k1);
+  assert.ok(delta.objects?.k3);
+  // The line adds no fact, and a problem whose objects all occur in facts has no such line.
+  assert.deepEqual(
+    delta.add.filter((a) => a.args.includes("k3")),
+    [],
+  );
+  const plain = await pddlKit("pddl:keys", KEYS_DOMAIN, "keys.pddl", [
+    { id: "keys/p1", file: "p1.pddl", text: KEYS_PROBLEM },
+  ], {}).create({}).reset({ id: "keys/p1" });
+  assert.ok(!plain.observation.includes("Other objects"));
+});
+
 Deno.test("a dash against a type name types the parameters before it; a parameter without '?' is an error", () => {
   // As published domains write it: `?obj -ball`.
   const glued = parseDomain(
@@ -132,4 +156,46 @@ Deno.test("a dash against a type name types the parameters before it; a paramete
       e instanceof PddlError && e.line === 2 &&
       /action "a": parameter "x" must start with "\?"/.test(e.message),
   );
+});
+
+/** Tea: a leaf is added to a clean, empty cup and brewed, which leaves the cup dirty. */
+const BREW = `
+(define (domain brew)
+  (:requirements :strips :typing :negative-preconditions)
+  (:types leaf cup)
+  (:predicates (clean ?c - cup) (full ?c - cup) (in ?l - leaf ?c - cup) (fresh ?l - leaf)
+    (brewed ?l - leaf))
+  (:action add
+    :parameters (?l - leaf ?c - cup)
+    :precondition (and (fresh ?l) (clean ?c) (not (full ?c)))
+    :effect (and (in ?l ?c) (full ?c) (not (fresh ?l))))
+  (:action brew
+    :parameters (?l - leaf ?c - cup)
+    :precondition (in ?l ?c)
+    :effect (and (brewed ?l) (not (in ?l ?c)) (not (full ?c)) (not (clean ?c))))
+  (:action wash
+    :parameters (?c - cup)
+    :precondition (and (not (clean ?c)) (not (full ?c)))
+    :effect (clean ?c)))
+`;
+
+/** Leaves `leaves` to brew in one cup, clean or not (a dirty, empty cup is in no fact). */
+function tea(name: string, leaves: string[], clean: boolean): string {
+  return `(define (problem ${name}) (:domain brew)
+  (:objects ${leaves.join(" ")} - leaf c1 - cup)
+  (:init ${clean ? "(clean c1)" : ""} ${leaves.map((l) => `(fresh ${l})`).join(" ")})
+  (:goal (and ${leaves.map((l) => `(brewed ${l})`).join(" ")})))`;
+}
+
+Deno.test("a cup in no fact of the first observation is still washed and used, with the rules learned", async () => {
+  const { results } = await induceAndSolveTexts(BREW, {
+    train: [tea("t1", ["a"], true), tea("t2", ["a", "b"], true), tea("t3", ["a", "b", "c"], true)],
+    // The cup starts dirty: no fact names it.
+    test: [tea("dirty", ["a", "b", "c", "d"], false)],
+  });
+  assert.equal(results.length, 1);
+  const [{ result }] = results;
+  assert.ok(result.success, result.stop);
+  assert.equal(result.plannedActions, 0);
+  assert.equal(result.actions, 12);
 });

@@ -408,6 +408,10 @@ class Learner {
           if (again && (!best || better(again, best))) best = { ...again, action: found.action };
         }
       }
+      // No rule for one kind of object: one for every kind the action was
+      // used on (the kinds a problem tells apart may be chance: both halls
+      // known where the boxes and crates lie in rooms and halls alike).
+      if (!best) best = this.#unsplit(starts, remaining);
       if (!best) break;
       for (const [key, found] of earlier) if (found.action === best.action) earlier.delete(key);
       const rule: PolicyRule = {
@@ -430,6 +434,28 @@ class Learner {
     }
     return remaining;
   }
+
+  /**
+   * The best rule, over every kind of object, for an action learned per
+   * kind (see `run`) whose decisions some are left of; bases are made once.
+   */
+  #unsplit(
+    starts: SearchStarts,
+    remaining: readonly number[],
+  ): Scored & { action: string } | undefined {
+    const left = new Set(remaining.map((i) => this.examples[i].action));
+    let best: Scored & { action: string } | undefined;
+    for (const action of new Set(starts.variants.values())) {
+      if (!left.has(action)) continue;
+      let base = this.#unsplitBases.get(action);
+      if (!base) this.#unsplitBases.set(action, base = this.#base(action));
+      this.#searchLimit = this.#work + Math.max(0, this.#workLimit - this.#work) / left.size;
+      const found = this.#search(base, action, remaining);
+      if (found && (!best || better(found, best))) best = { ...found, action };
+    }
+    return best;
+  }
+  readonly #unsplitBases = new Map<string, Conjunction>();
 
   /**
    * Ends the list with rules for the decisions no rule acts in that decide

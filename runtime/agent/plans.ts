@@ -1,14 +1,18 @@
 /**
  * The agent's ways through a task: the task program of the goal's template
  * (run in passes while a pass achieves something), a template's calls in
- * turn, the goal's pending landmarks (the agenda), and the router's steps
- * when no template fits.
+ * turn, the goal's pending landmarks (the agenda), the router's steps
+ * when no template fits, and look-ahead toward what the goal still asks
+ * when the skills have done what they can.
  *
  * @module
  */
 import type { AgentEvent } from "./agent_types.ts";
 import { formatCall } from "./format_agent_events.ts";
-import { pendingLandmarkCalls } from "../plan/landmark_agenda.ts";
+import { forbiddenAtoms, goalAtoms, pendingLandmarkCalls } from "../plan/landmark_agenda.ts";
+import { ActionModel } from "../learn/action_model.ts";
+import { lookaheadTo } from "../learn/lookahead.ts";
+import type { FactView } from "../../dsl/facts.ts";
 import { callKey, type Plan, type SkillCall } from "../plan/planner.ts";
 import { checkPostcondition } from "../exec/postcondition.ts";
 import type { RouteStep } from "../plan/router.ts";
@@ -151,6 +155,80 @@ export async function* agenda(ctx: AgentContext, why: string): AsyncGenerator<Ag
     if (!progressed) break;
   }
   return achieved;
+}
+
+/**
+ * When the skills have done what they can and the goal is unmet: a plan
+ * the action model predicts reaches the goal (else one of its atoms, in
+ * the goal's order), sent as planned actions; the plan then runs again
+ * from where the look-ahead left it, while a round gets anywhere. A
+ * decision list stuck where no rule applies (a goal relation the
+ * demonstrations never asked for: a plank equipped, where they only asked
+ * for planks) gets past it this way. A model of demonstrations alone is
+ * searched with what held before every demonstrated use of an action, out
+ * of the episode's budget for such searches.
+ * @returns Whether it sent anything.
+ */
+export async function* lookaheadToGoal(
+  ctx: AgentContext,
+  plan?: Plan,
+): AsyncGenerator<AgentEvent, boolean> {
+  const { tally, facts, options } = ctx;
+  const model = options.actionModel;
+  if (!(model instanceof ActionModel) || options.lookahead === false) return false;
+  const vocab = options.kit.vocabulary;
+  let sent = false;
+  for (
+    let round = 1;
+    round <= ctx.limits.maxPasses && !tally.done && spent(ctx) === undefined;
+    round++
+  ) {
+    const assumed = !ctx.canLookAhead();
+    // Confirmed rules; else what held before every demonstrated use, then
+    // only what each action consumes and makes (a goal the demonstrations
+    // never asked may need an action on objects they never used it on).
+    const planners = !assumed
+      ? [model]
+      : ctx.assumedSearch.nodes > 0
+      ? [model.assumingHypotheses(), model.assumingConsumed()]
+      : [];
+    const forbidden = forbiddenAtoms(vocab, facts);
+    const unmet = goalAtoms(vocab, facts).filter((a) => !facts.has(a));
+    if (unmet.length === 0) break;
+    const clear = (f: FactView) => !forbidden.some((a) => f.has(a));
+    let found: string[] | undefined;
+    for (const planner of planners) {
+      if (!planner.schemas().some((s) => s.pre.length > 0)) continue;
+      const search = (target: typeof unmet) =>
+        lookaheadTo(planner, facts, target, (f) => target.every((a) => f.has(a)) && clear(f), {
+          maxNodes: 200,
+          ...(assumed ? { shared: ctx.assumedSearch } : {}),
+        });
+      found = search(unmet);
+      for (let k = 0; !found?.length && unmet.length > 1 && k < unmet.length; k++) {
+        found = search([unmet[k]]);
+      }
+      if (found?.length) break;
+    }
+    if (!found?.length) break;
+    yield {
+      type: "decide",
+      node: "lookahead",
+      text: `The skills are stuck with the goal unmet: the action model's plan, ${
+        found.join(", ")
+      }`,
+    };
+    let progressed = false;
+    for (const action of found) {
+      const out = await send(ctx, action, true);
+      if (out.rejected !== undefined || tally.done) break;
+      progressed = true;
+    }
+    sent ||= progressed;
+    if (!progressed || tally.done || !plan) break;
+    yield* followPlan(ctx, plan);
+  }
+  return sent;
 }
 
 /**

@@ -3,7 +3,8 @@
  * resets the environment, grounds the first observation and follows the
  * plan of the task's template (`planner.ts`), achieving each call
  * (`achieve.ts`: run, verify, and the repairs `decide.ts` chooses); then
- * what the goal still asks for (the landmark agenda). When no template
+ * what the goal still asks for (the landmark agenda), then look-ahead in
+ * the action model toward it. When no template
  * fits, the agenda and the router (`router.ts`) are all it has. It stops
  * when the environment ends the episode (success when the reward is
  * positive), when a step cannot be achieved, or when a budget is spent.
@@ -12,7 +13,7 @@
  */
 import type { AgentEvent, AgentOptions, AgentResult } from "./agent_types.ts";
 import { endedBecause, finish, spent, startEpisode } from "./context.ts";
-import { agenda, followPlan, route } from "./plans.ts";
+import { agenda, followPlan, lookaheadToGoal, route } from "./plans.ts";
 
 /**
  * Runs the agent on one task, yielding events and returning the result.
@@ -43,7 +44,8 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     // No template fits: the goal's pending landmarks, then the router.
     const agendaHelped = yield* agenda(ctx, "No template fits");
     const routed = !tally.done && (yield* route(ctx, planned.error));
-    reason = routed || agendaHelped
+    const looked = !tally.done && spent(ctx) === undefined && (yield* lookaheadToGoal(ctx));
+    reason = routed || agendaHelped || looked
       ? `${planned.error}; the goal's pending subgoals did not finish the task`
       : planned.error;
   } else {
@@ -59,6 +61,9 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     reason = yield* followPlan(ctx, plan);
     if (!tally.done && spent(ctx) === undefined && (yield* agenda(ctx, "The plan is done"))) {
       reason = `${reason}; then the goal's pending subgoals were achieved without ending it`;
+    }
+    if (!tally.done && spent(ctx) === undefined && (yield* lookaheadToGoal(ctx, plan))) {
+      reason = `${reason}; then look-ahead toward the goal did not end it`;
     }
   }
   if (tally.done) reason = endedBecause(tally);

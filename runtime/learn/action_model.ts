@@ -357,6 +357,44 @@ export class ActionModel {
   }
   #assumed: ActionModel | undefined;
 
+  /**
+   * The model with only the hypotheses an action's own effects vouch for
+   * taken for confirmed rules: what it consumes (an atom it removes held
+   * before) and what it makes (an atom it adds did not hold). Weaker than
+   * {@linkcode assumingHypotheses}, whose rules also keep what merely
+   * happened to hold in every demonstration (only logs were ever equipped,
+   * so equipping a plank would need it to be a log): a view to plan for
+   * goals the demonstrations never asked, at the risk of actions the
+   * environment rejects.
+   *
+   * @example Usage
+   * ```ts ignore
+   * const plan = lookaheadTo(model.assumingConsumed(), facts, target, holds);
+   * ```
+   */
+  assumingConsumed(): ActionModel {
+    this.#consumed ??= new ActionModel(this.vocab, this.#options, [], {
+      ...this.#data,
+      actions: Object.fromEntries(
+        Object.entries(this.#data.actions).map(([name, entry]) => {
+          const vouched = new Set([
+            ...entry.effects.remove,
+            ...entry.effects.add.map((a) => `not ${a}`),
+          ]);
+          return [name, {
+            ...entry,
+            rules: entry.rules.filter((r) => vouched.has(r.text)).map((r) => ({
+              ...r,
+              confirmed: true,
+            })),
+          }];
+        }),
+      ),
+    });
+    return this.#consumed;
+  }
+  #consumed: ActionModel | undefined;
+
   /** Whether the model started from rules the environment states (see {@linkcode ActionModelData.stated}). */
   get stated(): boolean {
     return this.#data.stated === true;

@@ -19,6 +19,7 @@ export async function induceAndSolveOn(
   trainSpec: string,
   testSpec: string,
   pick: (tasks: { id: string }[]) => { id: string }[],
+  agent: { lookahead?: boolean } = {},
 ) {
   const options = { rules: "learned", observe: "changing" };
   const train = await loadPddlKit(trainSpec);
@@ -44,6 +45,7 @@ export async function induceAndSolveOn(
       actionModel,
       task,
       maxActions: 3000,
+      ...agent,
     }));
     results.push({ id: task.id, result });
   }
@@ -59,6 +61,7 @@ export async function induceAndSolveOn(
 export async function induceAndSolveTexts(
   domain: string,
   problems: { train: string[]; test: string[] },
+  agent: { lookahead?: boolean } = {},
 ) {
   const dir = await Deno.makeTempDir();
   try {
@@ -70,7 +73,7 @@ export async function induceAndSolveTexts(
       }
     }
     const spec = (split: string) => `pddl:${dir}/domain.pddl+${dir}/${split}`;
-    return await induceAndSolveOn(spec("train"), spec("test"), (tasks) => tasks);
+    return await induceAndSolveOn(spec("train"), spec("test"), (tasks) => tasks, agent);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

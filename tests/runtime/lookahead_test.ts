@@ -328,3 +328,23 @@ Deno.test("assumingHypotheses() plans with what held before every use, as rules"
   assert.equal(learned.assumingHypotheses(), assumed);
   assert.equal(learned.rules("fly")[0].confirmed, false);
 });
+
+Deno.test("assumingConsumed() keeps only the hypotheses an action's effects vouch for", () => {
+  const learned = fleetModel(false);
+  const consumed = learned.assumingConsumed();
+  // load removes lies(c, at): that it needs; at(p, at) merely held (a plane
+  // was always there), so this view does not ask for it.
+  assert.deepEqual(consumed.unmet(airports(), "load box plane1 port3"), []);
+  assert.deepEqual(consumed.unmet(airports(), "load box plane1 port4"), [
+    "lies('box', 'port4')",
+  ]);
+  assert.deepEqual(learned.assumingHypotheses().unmet(airports(), "load box plane1 port4"), [
+    "at('plane1', 'port4')",
+    "lies('box', 'port4')",
+  ]);
+  assert.deepEqual(consumed.schemas().find((s) => s.action === "fly")?.pre, [
+    { pred: "at", args: [{ param: "p" }, { param: "from" }] },
+  ]);
+  assert.equal(learned.assumingConsumed(), consumed);
+  assert.equal(learned.rules("load")[0].confirmed, false);
+});

@@ -157,6 +157,9 @@ export async function* agenda(ctx: AgentContext, why: string): AsyncGenerator<Ag
   return achieved;
 }
 
+/** Atoms the states of one look-ahead toward the goal hold at most (see `LookaheadOptions`). */
+const GOAL_SEARCH_ATOMS = 200_000;
+
 /**
  * When the skills have done what they can and the goal is unmet: a plan
  * the action model predicts reaches the goal (else one of its atoms, in
@@ -165,8 +168,9 @@ export async function* agenda(ctx: AgentContext, why: string): AsyncGenerator<Ag
  * decision list stuck where no rule applies (a goal relation the
  * demonstrations never asked for: a plank equipped, where they only asked
  * for planks) gets past it this way. A model of demonstrations alone is
- * searched with what held before every demonstrated use of an action, out
- * of the episode's budget for such searches.
+ * searched with what held before every demonstrated use of an action,
+ * then with only what each action consumes and makes, out of the
+ * episode's budget for such searches.
  * @returns Whether it sent anything.
  */
 export async function* lookaheadToGoal(
@@ -202,6 +206,9 @@ export async function* lookaheadToGoal(
       const search = (target: typeof unmet) =>
         lookaheadTo(planner, facts, target, (f) => target.every((a) => f.has(a)) && clear(f), {
           maxNodes: 200,
+          // A model that assumes little lets many actions apply: a tenth of
+          // the usual states' atoms keeps such a search's memory small.
+          maxAtoms: GOAL_SEARCH_ATOMS,
           ...(assumed ? { shared: ctx.assumedSearch } : {}),
         });
       found = search(unmet);

@@ -196,9 +196,9 @@ export async function* lookaheadToGoal(
       : ctx.assumedSearch.nodes > 0
       ? [model.assumingHypotheses(), model.assumingConsumed()]
       : [];
-    const forbidden = forbiddenAtoms(vocab, facts);
     const unmet = goalAtoms(vocab, facts).filter((a) => !facts.has(a));
     if (unmet.length === 0) break;
+    const forbidden = forbiddenAtoms(vocab, facts);
     const clear = (f: FactView) => !forbidden.some((a) => f.has(a));
     let found: string[] | undefined;
     for (const planner of planners) {

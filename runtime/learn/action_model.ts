@@ -344,15 +344,7 @@ export class ActionModel {
    * ```
    */
   assumingHypotheses(): ActionModel {
-    this.#assumed ??= new ActionModel(this.vocab, this.#options, [], {
-      ...this.#data,
-      actions: Object.fromEntries(
-        Object.entries(this.#data.actions).map(([name, entry]) => [
-          name,
-          { ...entry, rules: entry.rules.map((r) => ({ ...r, confirmed: true })) },
-        ]),
-      ),
-    });
+    this.#assumed ??= this.#confirming(() => () => true);
     return this.#assumed;
   }
   #assumed: ActionModel | undefined;
@@ -373,27 +365,31 @@ export class ActionModel {
    * ```
    */
   assumingConsumed(): ActionModel {
-    this.#consumed ??= new ActionModel(this.vocab, this.#options, [], {
-      ...this.#data,
-      actions: Object.fromEntries(
-        Object.entries(this.#data.actions).map(([name, entry]) => {
-          const vouched = new Set([
-            ...entry.effects.remove,
-            ...entry.effects.add.map((a) => `not ${a}`),
-          ]);
-          return [name, {
-            ...entry,
-            rules: entry.rules.filter((r) => vouched.has(r.text)).map((r) => ({
-              ...r,
-              confirmed: true,
-            })),
-          }];
-        }),
-      ),
+    this.#consumed ??= this.#confirming((entry) => {
+      const vouched = new Set([
+        ...entry.effects.remove,
+        ...entry.effects.add.map((a) => `not ${a}`),
+      ]);
+      return (rule) => vouched.has(rule.text);
     });
     return this.#consumed;
   }
   #consumed: ActionModel | undefined;
+
+  /** A view of the model whose rules are those `keep` takes of each action's, all confirmed. */
+  #confirming(
+    keep: (entry: ActionEntryData) => (rule: ActionEntryData["rules"][number]) => boolean,
+  ): ActionModel {
+    return new ActionModel(this.vocab, this.#options, [], {
+      ...this.#data,
+      actions: Object.fromEntries(
+        Object.entries(this.#data.actions).map(([name, entry]) => {
+          const rules = entry.rules.filter(keep(entry)).map((r) => ({ ...r, confirmed: true }));
+          return [name, { ...entry, rules }];
+        }),
+      ),
+    });
+  }
 
   /** Whether the model started from rules the environment states (see {@linkcode ActionModelData.stated}). */
   get stated(): boolean {

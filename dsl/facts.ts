@@ -73,6 +73,12 @@ export interface FactView {
   objectsOfType(type: string): readonly string[];
   /** Declared type of an object id, if known. */
   typeOf(id: string): string | undefined;
+  /**
+   * A number equal in two views only if they hold the same atoms of `pred`
+   * (without `pred`: the same objects with the same types); views without
+   * it keep nothing derived across evaluations.
+   */
+  version?(pred?: string): number;
 }
 
 /**

@@ -9,6 +9,9 @@
 import type { Atom, AtomArg, FactDelta, FactView } from "../dsl/facts.ts";
 import { formatAtom } from "../dsl/facts.ts";
 
+/** The last version handed out (see `FactStore.version`), shared by every store. */
+let lastVersion = 0;
+
 /** A level of the atom trie: argument value (string and number distinct) to the next level. */
 type Trie = Map<AtomArg, Trie | Atom>;
 
@@ -47,6 +50,8 @@ export class FactStore implements FactView {
   #typeLists = new Map<string, readonly string[]>();
   /** Two sums of the atoms' hashes, kept as atoms come and go (see `fingerprint`). */
   #sums = [0, 0];
+  /** Each predicate's version, and the objects' (key `""`): see `version`. */
+  #versions = new Map<string, number>();
 
   /** Creates a store holding `atoms` and `objects`. */
   constructor(atoms: Atom[] = [], objects: Record<string, string> = {}) {
@@ -96,6 +101,7 @@ export class FactStore implements FactView {
     }
     this.#seq.set(copy, this.#next++);
     this.#count(copy, 1);
+    this.#versions.set(pred, ++lastVersion);
     let set = this.#byPred.get(pred);
     if (!set) this.#byPred.set(pred, set = new Set());
     set.add(copy);
@@ -128,6 +134,7 @@ export class FactStore implements FactView {
     }
     this.#seq.delete(stored);
     this.#count(stored, -1);
+    this.#versions.set(pred, ++lastVersion);
     this.#byPred.get(pred)?.delete(stored);
     const positions = this.#byArg.get(pred);
     args.forEach((a, i) => {
@@ -183,6 +190,28 @@ export class FactStore implements FactView {
     return `${sums[0] >>> 0}.${sums[1] >>> 0}.${size}`;
   }
 
+  /**
+   * A number that changes whenever an atom of `pred` is added or removed
+   * (without `pred`: whenever an object is declared), drawn from one
+   * counter for every store, and kept by `clone`: two stores with the same
+   * version of a predicate hold the same atoms of it. What is derived from
+   * a few predicates (shortest paths over a map) is kept by their versions
+   * across evaluations and copies.
+   *
+   * @example Usage
+   * ```ts
+   * import { FactStore } from "./fact_store.ts";
+   * const a = new FactStore([{ pred: "road", args: ["x", "y"] }]);
+   * const b = a.clone();
+   * b.add({ pred: "at", args: ["y"] });
+   * console.log(a.version("road") === b.version("road")); // true
+   * console.log(a.version("at") === b.version("at")); // false
+   * ```
+   */
+  version(pred = ""): number {
+    return this.#versions.get(pred) ?? 0;
+  }
+
   #count(atom: Atom, sign: 1 | -1): void {
     countInto(this.#sums, formatAtom(atom), sign);
   }
@@ -202,6 +231,7 @@ export class FactStore implements FactView {
     }
     this.#typeLists.delete(type);
     this.#types.set(id, type);
+    this.#versions.set("", ++lastVersion);
     const list = this.#byType.get(type);
     if (list) list.push(id);
     else this.#byType.set(type, [id]);
@@ -314,6 +344,7 @@ export class FactStore implements FactView {
     for (const [type, ids] of this.#byType) copy.#byType.set(type, [...ids]);
     copy.#typeLists = new Map(this.#typeLists);
     copy.#sums = [...this.#sums];
+    copy.#versions = new Map(this.#versions);
     return copy;
   }
 

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Expr, Span } from "./ast.ts";
+import { childExprs, type Expr, type Span } from "./ast.ts";
 import { type ExprError, exprError } from "./errors.ts";
 import { printExpr } from "./print.ts";
 import { freeVars } from "./vars.ts";
@@ -136,6 +136,60 @@ function subtypesCached(vocab: Vocabulary, type: string): string[] {
   if (list === undefined) byType.set(type, list = subtypesOf(vocab, type));
   return list;
 }
+
+/**
+ * Shortest paths kept across evaluations by {@linkcode Evaluator}'s
+ * `keptKey`: a skill's conditions ask for the same distances over a map
+ * whose predicates rarely change at every step and every simulated step.
+ */
+const keptDistances = new Map<string, Map<Value, number>>();
+/** Searches kept at most; beyond, the oldest goes. */
+const KEPT_DISTANCES = 4096;
+
+function keepDistances(key: string, dist: Map<Value, number>): void {
+  if (keptDistances.size >= KEPT_DISTANCES) {
+    keptDistances.delete(keptDistances.keys().next().value!);
+  }
+  keptDistances.set(key, dist);
+}
+
+const vocabIds = new WeakMap<Vocabulary, number>();
+let lastVocabId = 0;
+function vocabId(vocab: Vocabulary): number {
+  let id = vocabIds.get(vocab);
+  if (id === undefined) vocabIds.set(vocab, id = ++lastVocabId);
+  return id;
+}
+
+/**
+ * The predicates an edge condition reads (a function through its
+ * predicate), sorted; `undefined` when it names one the vocabulary does
+ * not know or picks with `select_one` (which a `choose` hook may steer).
+ */
+function edgePredicates(e: Expr, vocab: Vocabulary): readonly string[] | undefined {
+  let byVocab = edgePredicatesOf.get(e);
+  if (byVocab === undefined) edgePredicatesOf.set(e, byVocab = new WeakMap());
+  if (byVocab.has(vocab)) return byVocab.get(vocab)!;
+  const preds = new Set<string>();
+  let known = true;
+  const visit = (x: Expr) => {
+    if (x.kind === "call" && x.name !== "len" && x.name !== "select_idx") {
+      if (own(vocab.predicates, x.name)) preds.add(x.name);
+      else {
+        const fn = own(vocab.functions, x.name);
+        if (fn) preds.add(fn.predicate);
+        else known = false;
+      }
+    }
+    if (x.kind === "quant" && x.op === "select_one") known = false;
+    childExprs(x).forEach(visit);
+  };
+  visit(e);
+  const out = known ? [...preds].sort() : undefined;
+  byVocab.set(vocab, out);
+  return out;
+}
+const edgePredicatesOf = new WeakMap<Expr, WeakMap<Vocabulary, readonly string[] | undefined>>();
 
 /** Each `distance` node's graph as text: its node type, variables and edge. */
 const graphKeys = new WeakMap<Expr, string>();
@@ -313,10 +367,34 @@ class Evaluator {
     if (!byScope) this.#distances.set(graph, byScope = new Map());
     let dist = byScope.get(key);
     if (!dist) {
-      dist = this.shortestTo(e, scope, target);
+      const kept = this.keptKey(e, graph, key);
+      dist = kept === undefined ? undefined : keptDistances.get(kept);
+      if (!dist) {
+        dist = this.shortestTo(e, scope, target);
+        if (kept !== undefined) keepDistances(kept, dist);
+      }
       byScope.set(key, dist);
     }
     return dist.get(source) ?? this.domainOf(e.type).length;
+  }
+
+  /**
+   * The key under which a `distance`'s paths are kept across evaluations:
+   * its graph and scope with the versions of the objects and of every
+   * predicate its edge reads; `undefined` when the facts have no versions
+   * or the edge reads something else.
+   */
+  private keptKey(
+    e: Extract<Expr, { kind: "distance" }>,
+    graph: string,
+    key: string,
+  ): string | undefined {
+    const facts = this.env.facts;
+    if (facts.version === undefined) return undefined;
+    const preds = edgePredicates(e.edge, this.env.vocab);
+    if (preds === undefined) return undefined;
+    return [vocabId(this.env.vocab), facts.version(), ...preds.map((p) => facts.version!(p))]
+      .join(",") + "\u0002" + graph + "\u0002" + key;
   }
 
   private shortestTo(

@@ -119,3 +119,38 @@ Deno.test("distances over the same graph share one search per target, whichever 
   assert.ok(other.ok);
   assert.equal(evalExpr(other.value, { vocab, facts: grid(), scope: {}, budget: 18 }).ok, false);
 });
+
+Deno.test("distances kept across evaluations follow the facts their edge reads", () => {
+  const facts = grid();
+  assert.equal(dist("c00", "c22", facts), 6);
+  // A wall removed: the same question gets the shorter way at once.
+  facts.remove({ pred: "wall", args: ["c12"] });
+  assert.equal(dist("c00", "c22", facts), 4);
+  // A copy holds the same walls; a change to another predicate keeps the answer.
+  const copy = facts.clone();
+  copy.apply({ add: [{ pred: "at", args: ["r", "c33"] }], remove: [] });
+  assert.equal(dist("c00", "c22", copy), 4);
+  // Walling the copy changes its distances, not the original's.
+  copy.add({ pred: "wall", args: ["c12"] });
+  assert.equal(dist("c00", "c22", copy), 6);
+  assert.equal(dist("c00", "c22", facts), 4);
+  // A new cell declared: unreachable distances count it.
+  facts.declare("c44", "Cell");
+  assert.equal(dist("c00", "c44", facts), 17);
+  assert.equal(dist("c00", "c44", copy), 16);
+});
+
+Deno.test("FactStore.version changes with a predicate's atoms and is kept by clone", () => {
+  const facts = grid();
+  const wall = facts.version("wall");
+  const objects = facts.version();
+  assert.equal(facts.clone().version("wall"), wall);
+  facts.add({ pred: "wall", args: ["c11"] }); // already there: no change
+  assert.equal(facts.version("wall"), wall);
+  facts.add({ pred: "wall", args: ["c33"] });
+  assert.notEqual(facts.version("wall"), wall);
+  assert.equal(facts.version(), objects);
+  facts.declare("c44", "Cell");
+  assert.notEqual(facts.version(), objects);
+  assert.equal(new FactStore().version("wall"), 0);
+});

@@ -336,7 +336,9 @@ class Learner {
     this.#relaxGoals(rules);
     this.#relaxPassing(rules);
     this.#preferGoals(rules);
+    this.#preferPending(rules);
     this.#askCarried(rules, held);
+    this.#actBeforeMoving(rules);
     this.#widenTypes(rules);
     const uncovered = [...remaining, ...this.#decidedOtherwise].sort((a, b) => a - b)
       .map((i) => this.examples[i]);
@@ -784,11 +786,15 @@ class Learner {
       const base = held.get(rule.action);
       if (!base) return;
       const carried = this.#carried(rule.action, base);
-      if (carried.size === 0) return;
+      const moved = new Set(
+        [...this.#movers, ...this.#jumps].map((m) => movedArgument(m).pred),
+      );
       const has = new Set(rule.condition.literals.map(literalKey));
       const more = base.literals.filter((l) =>
         !l.negated && l.none === undefined && !this.#static.has(l.pred) &&
-        l.args.every((a) => carried.has(a)) && !has.has(literalKey(l))
+        (l.args.every((a) => carried.has(a)) ||
+          (moved.has(l.pred) && l.args.every((a) => a < rule.condition.types.length))) &&
+        !has.has(literalKey(l))
       );
       if (more.length === 0) return;
       rules[i] = {
@@ -896,6 +902,107 @@ class Learner {
           ) {
             i++;
           }
+        }
+      }
+    }
+  }
+
+  /**
+   * Moves each rule of an action that moves nothing (a load; a rule that
+   * took demonstrated decisions) before the first move rule above it, where
+   * it then takes no demonstrated decision otherwise than the expert: with
+   * one parcel and two stations a drive to the parcel and its loading never
+   * apply in the same state, so the demonstrations leave their order open;
+   * with more, the drive to the next parcel would always come first, and
+   * nothing would ever be loaded.
+   */
+  #actBeforeMoving(rules: PolicyRule[]): void {
+    const moves = new Set(
+      [...new Set(this.examples.map((e) => e.action))].filter((a) => this.#relocates(a)),
+    );
+    if (moves.size === 0) return;
+    for (let j = 0; j < rules.length; j++) {
+      const rule = rules[j];
+      // Only rules that took demonstrated decisions: a copy for objects no
+      // demonstration showed stays a fallback, after the moves.
+      if (moves.has(rule.action) || this.#seeking.has(rule) || rule.covers === 0) continue;
+      const i = rules.findIndex((r, k) => k < j && moves.has(r.action));
+      if (i < 0) continue;
+      const rest = rules.filter((_, k) => k !== j);
+      const scored = this.#score(rule.condition, rule.action, this.#reaching(rest, i));
+      if (scored.neg.length > 0 || scored.pos.length < rule.covers) continue;
+      rules.splice(j, 1);
+      rules.splice(i, 0, rule);
+      this.#explain?.(`policy rule ${i + 1} acts before moving: ${this.#ruleText(rule)}`);
+    }
+  }
+
+  /**
+   * Whether every demonstrated use of `action` moved something from one of
+   * its arguments to another: took an atom away and added the same one
+   * but for that argument (`at(truck, from)` to `at(truck, to)`).
+   */
+  #relocates(action: string): boolean {
+    const uses = this.#uses(action);
+    return uses.length > 0 && uses.every((e) => {
+      const { delta } = this.traces[e.trace].steps[e.step];
+      return delta.remove.some((r) =>
+        delta.add.some((a) => {
+          if (a.pred !== r.pred || a.args.length !== r.args.length) return false;
+          const differ = a.args.flatMap((v, k) => v === r.args[k] ? [] : [k]);
+          return differ.length === 1 &&
+            e.args.includes(String(a.args[differ[0]])) &&
+            e.args.includes(String(r.args[differ[0]]));
+        })
+      );
+    });
+  }
+
+  /**
+   * Puts before each rule that relates a variable to an object of a kind
+   * the goal asks things of (a car where the ferry sails to), without
+   * asking whether the goal still asks anything of that object, the rule
+   * for objects it still does, when that copy takes every decision the
+   * rule took: in three small demonstrations every car in sight still had
+   * to be moved; in a larger problem many are where they belong already,
+   * and going for them is going for nothing. The rule itself stays after
+   * its copy, for what no pending object explains.
+   */
+  #preferPending(rules: PolicyRule[]): void {
+    const subjects = this.traces.flatMap((g) =>
+      this.#goalSubjects(g.states[0]).map((o) => g.states[0].typeOf(o))
+    ).filter((t): t is string => t !== undefined);
+    if (subjects.length === 0) return;
+    const seen = new Set(rules.map(ruleKey));
+    for (let i = 0; i < rules.length; i++) {
+      const rule = rules[i];
+      if (this.#seeking.has(rule)) continue;
+      const { types, literals } = rule.condition;
+      const asked = this.#askedVars(rule.condition);
+      for (let v = 0; v < types.length; v++) {
+        const ofSubject = subjects.some((t) => this.#types.fits(t, types[v]));
+        const said = literals.some((l) => l.args.includes(v) && !l.negated);
+        if (!ofSubject || !said || asked.has(v)) continue;
+        if (literals.some((l) => l.pred === PENDING && l.args[0] === v)) continue;
+        const condition = {
+          types,
+          literals: [...literals, { pred: PENDING, args: [v], negated: false }],
+        };
+        const reaching = this.#reaching(rules, i);
+        const before = this.#score(rule.condition, rule.action, reaching).pos.length;
+        if (this.#score(condition, rule.action, reaching).pos.length < before) continue;
+        if (
+          this.#insertChecked(
+            rules,
+            seen,
+            i,
+            condition,
+            rule.action,
+            "for what the goal still asks",
+          )
+        ) {
+          i++;
+          break;
         }
       }
     }
@@ -2168,45 +2275,106 @@ class Learner {
    * idle object says why it takes the objects it does.
    */
   #idleShare(c: Conjunction, params: number): number {
-    const probes = this.#probes;
-    if (params === 0 || probes.length === 0) return 0;
-    let count = 0;
-    for (let k = 0; k < params; k++) {
-      const local = localCondition(c, k, params);
-      if (local.literals.length === 0) continue;
-      // Conditions share what they say of a parameter: count each once.
-      const key = `${k}|${local.literals.map(literalKey).sort().join("&")}|${
-        local.types.join(",")
-      }`;
-      const known = this.#idleCache.get(key);
-      if (known !== undefined) {
+    if (params === 0) return 0;
+    // Objects nothing is known of, and objects the goal is done with (see
+    // `#freshProbes`), count apart: a parameter only a negation says
+    // anything of takes an unknown place as readily as a known one.
+    return [this.#probes, this.#freshProbes].reduce((share, probes, set) => {
+      if (probes.length === 0) return share;
+      let count = 0;
+      for (let k = 0; k < params; k++) {
+        const local = localCondition(c, k, params);
+        if (local.literals.length === 0) continue;
+        // Conditions share what they say of a parameter: count each once.
+        const key = `${set}|${k}|${local.literals.map(literalKey).sort().join("&")}|${
+          local.types.join(",")
+        }`;
+        let known = this.#idleCache.get(key);
+        if (known === undefined) {
+          // The parameter itself, or an extra variable of what the condition
+          // says of it (the ball in "move to a room holding a ball").
+          const vars = [
+            k,
+            ...local.types.map((_, v) => v).filter((v) =>
+              v >= params && local.literals.some((l) => l.args.includes(v))
+            ),
+          ];
+          known = probes.filter(({ state, idle }) =>
+            vars.some((v) =>
+              [...idle].slice(0, v === k ? undefined : IDLE_PER_EXTRA).some((o) => {
+                if (!state.fits(o, c.types[v])) {
+                  return false;
+                }
+                const fixed: (string | undefined)[] = [];
+                fixed[v] = o;
+                return satisfiable(local, state, fixed);
+              })
+            )
+          ).length;
+          this.#idleCache.set(key, known);
+        }
         count += known;
-        continue;
       }
-      const before = count;
-      // The parameter itself, or an extra variable of what the condition
-      // says of it (the ball in "move to a room holding a ball").
-      const vars = [
-        k,
-        ...local.types.map((_, v) => v).filter((v) =>
-          v >= params && local.literals.some((l) => l.args.includes(v))
-        ),
-      ];
-      for (const { state, idle } of probes) {
-        const takes = vars.some((v) =>
-          [...idle].slice(0, v === k ? undefined : IDLE_PER_EXTRA).some((o) => {
-            if (!state.fits(o, c.types[v])) return false;
-            const fixed: (string | undefined)[] = [];
-            fixed[v] = o;
-            return satisfiable(local, state, fixed);
-          })
-        );
-        if (takes) count++;
-      }
-      this.#idleCache.set(key, count - before);
-    }
-    return count / (probes.length * params);
+      return share + count / (probes.length * params);
+    }, 0);
   }
+
+  /**
+   * The first state of each demonstration with one more object of each
+   * type its actions take, of which nothing is known (see `#idleShare`).
+   */
+  get #freshProbes(): { state: StateIndex; idle: ReadonlySet<string> }[] {
+    if (this.#freshCache) return this.#freshCache;
+    const preds = Object.keys(this.vocab.predicates);
+    const types = new Set(
+      Object.values(this.vocab.actions).flatMap((a) => a.params.map((p) => p.type)),
+    );
+    const out = this.traces.map((g) => {
+      const facts = g.states[0].clone();
+      const idle = new Set<string>();
+      for (const type of types) {
+        const id = `${FRESH}${type}`;
+        facts.declare(id, type);
+        idle.add(id);
+      }
+      return { state: new StateIndex(facts, preds, this.#types, this.#derived), idle };
+    });
+    // The last state, where the goal holds: what the goal asked of is done
+    // with, and a rule that would still act on it acts for nothing.
+    for (const g of this.traces) {
+      const last = g.states[g.states.length - 1];
+      const idle = new Set(this.#goalSubjects(last));
+      if (idle.size === 0) continue;
+      out.push({ state: new StateIndex(last, preds, this.#types, this.#derived), idle });
+    }
+    // A state with the goal asking of one object what already holds of it
+    // (the parcel wanted where it lies): that object is done with too. A
+    // small demonstration never shows one, a larger problem many.
+    const achieved = this.#achievedBy;
+    for (const g of this.traces) {
+      const step = Math.max(1, Math.floor(g.states.length / PROBES_PER_TRACE));
+      for (let i = 0; i < g.states.length - 1; i += step) {
+        const facts = g.states[i];
+        for (const [goal, pred] of achieved) {
+          for (const atom of facts.query(goal, [])) {
+            const [subject] = atom.args;
+            if (typeof subject !== "string" || facts.has({ pred, args: atom.args })) continue;
+            const now = facts.query(pred, [subject, ...atom.args.slice(1).map(() => null)]);
+            if (now.length !== 1) continue;
+            const moved = facts.clone();
+            moved.remove(atom);
+            moved.add({ pred: goal, args: now[0].args });
+            out.push({
+              state: new StateIndex(moved, preds, this.#types, this.#derived),
+              idle: new Set([subject]),
+            });
+          }
+        }
+      }
+    }
+    return this.#freshCache = out;
+  }
+  #freshCache?: { state: StateIndex; idle: ReadonlySet<string> }[];
 
   /** States to probe for idle uses (a sample of each trace's), with each trace's idle objects. */
   get #probes(): { state: StateIndex; idle: ReadonlySet<string> }[] {
@@ -2291,6 +2459,9 @@ class Learner {
     return [...out];
   }
 }
+
+/** The prefix of the objects `#freshProbes` imagines. */
+const FRESH = "\u0000fresh:";
 
 /** The prefix of the computed predicate "the expert's step brought the mover closer to t". */
 const EXPERT_CLOSER = "expert_closer:";

@@ -909,7 +909,7 @@ class Learner {
 
   /**
    * Moves each rule of an action that moves nothing (a load; a rule that
-   * took demonstrated decisions) before the first move rule above it, where
+   * took demonstrated decisions, for what the goal asks of its objects) before the first move rule above it, where
    * it then takes no demonstrated decision otherwise than the expert: with
    * one parcel and two stations a drive to the parcel and its loading never
    * apply in the same state, so the demonstrations leave their order open;
@@ -926,6 +926,14 @@ class Learner {
       // Only rules that took demonstrated decisions: a copy for objects no
       // demonstration showed stays a fallback, after the moves.
       if (moves.has(rule.action) || this.#seeking.has(rule) || rule.covers === 0) continue;
+      // And only for what the goal asks of its objects (a load of the car
+      // the goal wants elsewhere), not what makes something new (a
+      // sandwich made before the tray moves on, and then another).
+      const params = this.vocab.actions[rule.action].params.length;
+      const forGoal = rule.condition.literals.some((l) =>
+        !l.negated && this.#goalPreds.includes(l.pred) && l.args.some((a) => a < params)
+      );
+      if (!forGoal) continue;
       const i = rules.findIndex((r, k) => k < j && moves.has(r.action));
       if (i < 0) continue;
       const rest = rules.filter((_, k) => k !== j);

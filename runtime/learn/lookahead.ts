@@ -327,7 +327,10 @@ function relaxedCost(
     const out: Record<string, Value>[] = [];
     for (const atom of schema.pre) {
       const matches = fresh.get(atom.pred);
-      if (matches) out.push(...bindings(vocab, schema, relaxed, { atom, matches }));
+      // One by one: spreading a large layer's bindings overflows the stack.
+      if (matches) {
+        for (const b of bindings(vocab, schema, relaxed, { atom, matches })) out.push(b);
+      }
     }
     return out;
   };

@@ -348,3 +348,44 @@ Deno.test("assumingConsumed() keeps only the hypotheses an action's effects vouc
   assert.equal(learned.assumingConsumed(), consumed);
   assert.equal(learned.rules("load")[0].confirmed, false);
 });
+
+Deno.test("lookaheadTo() copes with a relaxed layer of hundreds of thousands of bindings", () => {
+  // Every pair of 400 nodes can be linked, then marked: the second layer
+  // binds `mark` to each of the 160,000 links the first one added (which
+  // overflowed the stack when they were spread into one call).
+  const web: Vocabulary = {
+    name: "web",
+    types: { Node: { kind: "object" } },
+    predicates: {
+      node: { params: ["Node"] },
+      linked: { params: ["Node", "Node"] },
+      marked: { params: ["Node", "Node"] },
+    },
+    functions: {},
+    actions: {
+      link: {
+        template: "link {a} {b}",
+        params: [{ name: "a", type: "Node" }, { name: "b", type: "Node" }],
+      },
+      mark: {
+        template: "mark {a} {b}",
+        params: [{ name: "a", type: "Node" }, { name: "b", type: "Node" }],
+      },
+    },
+  };
+  const webModel = modelOf(web, {
+    link: { pre: ["node(a)", "node(b)"], add: ["linked(a, b)"], remove: [] },
+    mark: { pre: ["linked(a, b)"], add: ["marked(a, b)"], remove: [] },
+  });
+  const names = Array.from({ length: 400 }, (_, i) => `n${i}`);
+  const facts = new FactStore(
+    names.map((n) => atom("node", n)),
+    Object.fromEntries(names.map((n) => [n, "Node"])),
+  );
+  const goal = [atom("marked", "n1", "n2")];
+  // One expansion: the search gives up, as it should, rather than throw.
+  const plan = lookaheadTo(webModel, facts, goal, (f) => goal.every((a) => f.has(a)), {
+    maxNodes: 1,
+  });
+  assert.equal(plan, undefined);
+});

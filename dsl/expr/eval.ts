@@ -138,20 +138,14 @@ function subtypesCached(vocab: Vocabulary, type: string): string[] {
 }
 
 /**
- * Shortest paths kept across evaluations by {@linkcode Evaluator}'s
- * `keptKey`: a skill's conditions ask for the same distances over a map
- * whose predicates rarely change at every step and every simulated step.
+ * Shortest paths kept across evaluations (see {@linkcode Evaluator}'s
+ * `keptDistances`): per graph, per versions of what its edge reads, per
+ * scope and target. A skill's conditions ask for the same distances over a
+ * map whose predicates rarely change, at every step and every simulated step.
  */
-const keptDistances = new Map<string, Map<Value, number>>();
-/** Searches kept at most; beyond, the oldest goes. */
-const KEPT_DISTANCES = 4096;
-
-function keepDistances(key: string, dist: Map<Value, number>): void {
-  if (keptDistances.size >= KEPT_DISTANCES) {
-    keptDistances.delete(keptDistances.keys().next().value!);
-  }
-  keptDistances.set(key, dist);
-}
+const keptDistances = new Map<string, Map<string, Map<string, Map<Value, number>>>>();
+/** Versions of one graph kept at most; beyond, the oldest goes. */
+const KEPT_VERSIONS = 16;
 
 const vocabIds = new WeakMap<Vocabulary, number>();
 let lastVocabId = 0;
@@ -364,37 +358,42 @@ class Evaluator {
     ].join("\u0001");
     const graph = graphKey(e);
     let byScope = this.#distances.get(graph);
-    if (!byScope) this.#distances.set(graph, byScope = new Map());
+    if (!byScope) this.#distances.set(graph, byScope = this.keptDistances(e, graph));
     let dist = byScope.get(key);
     if (!dist) {
-      const kept = this.keptKey(e, graph, key);
-      dist = kept === undefined ? undefined : keptDistances.get(kept);
-      if (!dist) {
-        dist = this.shortestTo(e, scope, target);
-        if (kept !== undefined) keepDistances(kept, dist);
-      }
+      dist = this.shortestTo(e, scope, target);
       byScope.set(key, dist);
     }
     return dist.get(source) ?? this.domainOf(e.type).length;
   }
 
   /**
-   * The key under which a `distance`'s paths are kept across evaluations:
-   * its graph and scope with the versions of the objects and of every
-   * predicate its edge reads; `undefined` when the facts have no versions
-   * or the edge reads something else.
+   * The distances of a graph, per scope and target, for this evaluation:
+   * those kept for the versions of the objects and of every predicate its
+   * edge reads, when the facts have versions and the edge reads only
+   * predicates (the facts do not change while an expression is evaluated);
+   * else a map of its own.
    */
-  private keptKey(
+  private keptDistances(
     e: Extract<Expr, { kind: "distance" }>,
     graph: string,
-    key: string,
-  ): string | undefined {
+  ): Map<string, Map<Value, number>> {
     const facts = this.env.facts;
-    if (facts.version === undefined) return undefined;
-    const preds = edgePredicates(e.edge, this.env.vocab);
-    if (preds === undefined) return undefined;
-    return [vocabId(this.env.vocab), facts.version(), ...preds.map((p) => facts.version!(p))]
-      .join(",") + "\u0002" + graph + "\u0002" + key;
+    const preds = facts.version === undefined ? undefined : edgePredicates(e.edge, this.env.vocab);
+    if (preds === undefined) return new Map();
+    const versions = [
+      vocabId(this.env.vocab),
+      facts.version!(),
+      ...preds.map((p) => facts.version!(p)),
+    ].join(",");
+    let byVersions = keptDistances.get(graph);
+    if (!byVersions) keptDistances.set(graph, byVersions = new Map());
+    let kept = byVersions.get(versions);
+    if (!kept) {
+      if (byVersions.size >= KEPT_VERSIONS) byVersions.delete(byVersions.keys().next().value!);
+      byVersions.set(versions, kept = new Map());
+    }
+    return kept;
   }
 
   private shortestTo(

@@ -2328,8 +2328,12 @@ class Learner {
   }
 
   /**
-   * The first state of each demonstration with one more object of each
-   * type its actions take, of which nothing is known (see `#idleShare`).
+   * States a larger problem has and three small demonstrations seldom do
+   * (see `#idleShare`), each with its idle objects: each demonstration's
+   * first state with one more object of each type its actions take, of
+   * which nothing is known; its last state, the goal's objects done with;
+   * and sampled states with the goal asking of one object what already
+   * holds of it.
    */
   get #freshProbes(): { state: StateIndex; idle: ReadonlySet<string> }[] {
     if (this.#freshCache) return this.#freshCache;

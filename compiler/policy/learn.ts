@@ -909,8 +909,9 @@ class Learner {
 
   /**
    * Moves each rule of an action that moves nothing (a load; a rule that
-   * took demonstrated decisions, for what the goal asks of its objects) before the first move rule above it, where
-   * it then takes no demonstrated decision otherwise than the expert: with
+   * took demonstrated decisions, for what the goal asks of its objects)
+   * before the first move rule above it, where it then takes no
+   * demonstrated decision otherwise than the expert: with
    * one parcel and two stations a drive to the parcel and its loading never
    * apply in the same state, so the demonstrations leave their order open;
    * with more, the drive to the next parcel would always come first, and
@@ -2287,26 +2288,26 @@ class Learner {
     // Objects nothing is known of, and objects the goal is done with (see
     // `#freshProbes`), count apart: a parameter only a negation says
     // anything of takes an unknown place as readily as a known one.
-    return [this.#probes, this.#freshProbes].reduce((share, probes, set) => {
-      if (probes.length === 0) return share;
-      let count = 0;
-      for (let k = 0; k < params; k++) {
-        const local = localCondition(c, k, params);
-        if (local.literals.length === 0) continue;
-        // Conditions share what they say of a parameter: count each once.
-        const key = `${set}|${k}|${local.literals.map(literalKey).sort().join("&")}|${
-          local.types.join(",")
-        }`;
-        let known = this.#idleCache.get(key);
+    const sets = [this.#probes, this.#freshProbes];
+    const counts = sets.map(() => 0);
+    for (let k = 0; k < params; k++) {
+      const local = localCondition(c, k, params);
+      if (local.literals.length === 0) continue;
+      // Conditions share what they say of a parameter: count each once.
+      const key = `${k}|${local.literals.map(literalKey).sort().join("&")}|${
+        local.types.join(",")
+      }`;
+      // The parameter itself, or an extra variable of what the condition
+      // says of it (the ball in "move to a room holding a ball").
+      const vars = [
+        k,
+        ...local.types.map((_, v) => v).filter((v) =>
+          v >= params && local.literals.some((l) => l.args.includes(v))
+        ),
+      ];
+      sets.forEach((probes, set) => {
+        let known = this.#idleCache.get(`${set}|${key}`);
         if (known === undefined) {
-          // The parameter itself, or an extra variable of what the condition
-          // says of it (the ball in "move to a room holding a ball").
-          const vars = [
-            k,
-            ...local.types.map((_, v) => v).filter((v) =>
-              v >= params && local.literals.some((l) => l.args.includes(v))
-            ),
-          ];
           known = probes.filter(({ state, idle }) =>
             vars.some((v) =>
               [...idle].slice(0, v === k ? undefined : IDLE_PER_EXTRA).some((o) => {
@@ -2319,12 +2320,16 @@ class Learner {
               })
             )
           ).length;
-          this.#idleCache.set(key, known);
+          this.#idleCache.set(`${set}|${key}`, known);
         }
-        count += known;
-      }
-      return share + count / (probes.length * params);
-    }, 0);
+        counts[set] += known;
+      });
+    }
+    return sets.reduce(
+      (share, probes, set) =>
+        probes.length === 0 ? share : share + counts[set] / (probes.length * params),
+      0,
+    );
   }
 
   /**

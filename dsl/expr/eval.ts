@@ -139,21 +139,17 @@ function subtypesCached(vocab: Vocabulary, type: string): string[] {
 
 /**
  * Shortest paths kept across evaluations (see {@linkcode Evaluator}'s
- * `keptDistances`): per graph, per versions of what its edge reads, per
- * scope and target. A skill's conditions ask for the same distances over a
- * map whose predicates rarely change, at every step and every simulated step.
+ * `sharedDistances`): per vocabulary, per graph, per versions of what its
+ * edge reads, per scope and target. A skill's conditions ask for the same
+ * distances over a map whose predicates rarely change, at every step and
+ * every simulated step.
  */
-const keptDistances = new Map<string, Map<string, Map<string, Map<Value, number>>>>();
+const keptDistances = new WeakMap<
+  Vocabulary,
+  Map<string, Map<string, Map<string, Map<Value, number>>>>
+>();
 /** Versions of one graph kept at most; beyond, the oldest goes. */
 const KEPT_VERSIONS = 16;
-
-const vocabIds = new WeakMap<Vocabulary, number>();
-let lastVocabId = 0;
-function vocabId(vocab: Vocabulary): number {
-  let id = vocabIds.get(vocab);
-  if (id === undefined) vocabIds.set(vocab, id = ++lastVocabId);
-  return id;
-}
 
 /**
  * The predicates an edge condition reads (a function through its
@@ -358,7 +354,7 @@ class Evaluator {
     ].join("\u0001");
     const graph = graphKey(e);
     let byScope = this.#distances.get(graph);
-    if (!byScope) this.#distances.set(graph, byScope = this.keptDistances(e, graph));
+    if (!byScope) this.#distances.set(graph, byScope = this.sharedDistances(e, graph));
     let dist = byScope.get(key);
     if (!dist) {
       dist = this.shortestTo(e, scope, target);
@@ -374,20 +370,18 @@ class Evaluator {
    * predicates (the facts do not change while an expression is evaluated);
    * else a map of its own.
    */
-  private keptDistances(
+  private sharedDistances(
     e: Extract<Expr, { kind: "distance" }>,
     graph: string,
   ): Map<string, Map<Value, number>> {
-    const facts = this.env.facts;
-    const preds = facts.version === undefined ? undefined : edgePredicates(e.edge, this.env.vocab);
+    const { facts, vocab } = this.env;
+    const preds = facts.version === undefined ? undefined : edgePredicates(e.edge, vocab);
     if (preds === undefined) return new Map();
-    const versions = [
-      vocabId(this.env.vocab),
-      facts.version!(),
-      ...preds.map((p) => facts.version!(p)),
-    ].join(",");
-    let byVersions = keptDistances.get(graph);
-    if (!byVersions) keptDistances.set(graph, byVersions = new Map());
+    const versions = [facts.version!(), ...preds.map((p) => facts.version!(p))].join(",");
+    let byGraph = keptDistances.get(vocab);
+    if (!byGraph) keptDistances.set(vocab, byGraph = new Map());
+    let byVersions = byGraph.get(graph);
+    if (!byVersions) byGraph.set(graph, byVersions = new Map());
     let kept = byVersions.get(versions);
     if (!kept) {
       if (byVersions.size >= KEPT_VERSIONS) byVersions.delete(byVersions.keys().next().value!);

@@ -35,6 +35,7 @@ import {
   type Subgoal,
 } from "../plan/regression.ts";
 import { tolerateRejection } from "../exec/tolerate.ts";
+import { goalAtoms } from "../plan/landmark_agenda.ts";
 import { type AgentContext, send, spent } from "./context.ts";
 import { type AttemptState, decide, type FailureView, type Repair } from "./decide.ts";
 import { execute, type Execution } from "./execute.ts";
@@ -116,6 +117,8 @@ export async function* achieve(
       ...(a.tolerated.size > 0 ? { tolerate: describeTolerated(a.tolerated) } : {}),
       ...(a.avoid.size > 0 ? { avoid: [...a.avoid] } : {}),
     };
+    const heldBefore = goalHeld(ctx, a);
+    const acceptedBefore = tally.actions - tally.invalid;
     const run = yield* execute(ctx, a.program, call.args, level, a.avoid);
     if (tally.done) return tally.reward > 0;
     const check = checkPostcondition(base, call.args, ctx.facts);
@@ -135,7 +138,12 @@ export async function* achieve(
     if (run.budget) return false;
 
     const tried = new Set<Repair["kind"]>();
-    const view = failureView(ctx, a, run);
+    // A call answering to the task's goal whose actions changed the state
+    // and got no nearer to it would go the same way again, were it redone
+    // or made to choose differently at one node.
+    const stalled = heldBefore !== undefined && tally.actions - tally.invalid > acceptedBefore &&
+      goalHeld(ctx, a)! <= heldBefore;
+    const view = failureView(ctx, a, run, stalled);
     let outcome: Outcome = "next";
     while (outcome === "next") {
       const repair = decide(attemptState(ctx, a, tried), view);
@@ -173,8 +181,23 @@ function attemptState(
   };
 }
 
+/**
+ * How many of the task goal's atoms hold, for a call with no postcondition
+ * of its own (a task program or decision list answers to the task's goal).
+ */
+function goalHeld(ctx: AgentContext, a: Attempt): number | undefined {
+  if (a.base.skill.doc.post !== undefined) return undefined;
+  const { facts } = ctx;
+  return goalAtoms(a.base.vocab, facts).filter((atom) => facts.has(atom)).length;
+}
+
 /** What the failed run shows, read from its events and the facts. */
-function failureView(ctx: AgentContext, a: Attempt, run: Execution): FailureView {
+function failureView(
+  ctx: AgentContext,
+  a: Attempt,
+  run: Execution,
+  stalled: boolean,
+): FailureView {
   const { facts } = ctx;
   const vocab = a.base.vocab;
   return {
@@ -201,11 +224,12 @@ function failureView(ctx: AgentContext, a: Attempt, run: Execution): FailureView
       return inner;
     },
     redoable() {
-      if (ownRejectedAction(run.events) === undefined) return false;
+      if (stalled || ownRejectedAction(run.events) === undefined) return false;
       const first = firstStep(a.program, a.call.args, facts);
       return first !== undefined && undone(first, run.events, ctx.options.library, facts);
     },
     otherChoices() {
+      if (stalled) return [];
       const refused = run.refused === undefined ? [] : objectArgs(run.refused, vocab);
       return [...new Set([...rejectedObjects(run.events, vocab), ...refused])].filter((o) =>
         run.contested.has(o) && !a.avoid.has(o)

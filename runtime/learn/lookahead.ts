@@ -111,6 +111,8 @@ export function lookaheadTo(
   options: LookaheadOptions = {},
 ): string[] | undefined {
   if (done(facts)) return [];
+  // A shared budget spent: not even the first state's relaxed graph.
+  if (options.shared !== undefined && options.shared.nodes <= 0) return undefined;
   const schemas = model.schemas();
   const maxNodes = options.maxNodes ?? 2000;
   const maxLength = options.maxLength ?? 16;
@@ -124,8 +126,14 @@ export function lookaheadTo(
     helpful: boolean;
     relaxed?: Relaxed;
   }
-  const seen = new Set<string>([stateKey(facts)]);
+  const rootKey = stateKey(facts);
+  // A state whose relaxed graph ran to its end before: an atom it never
+  // reached is reached by no plan, and nothing need be searched.
+  const closed = closures.get(schemas);
+  if (closed?.key === rootKey && target.some((a) => !closed.closure.has(a))) return undefined;
+  const seen = new Set<string>([rootKey]);
   const first = relaxedCost(model.vocab, schemas, facts, target);
+  if (first.closure) closures.set(schemas, { key: rootKey, closure: first.closure });
   const open: Node[] = [{ facts, plan: [], h: first.cost, helpful: true, relaxed: first }];
   let expanded = 0;
   // Among successors queued under one score, the helpful ones first: where
@@ -288,6 +296,15 @@ function bindings(
   return out;
 }
 
+/**
+ * Per set of schemas, the last state whose relaxed graph ran to its end
+ * (some target atom was never reached) and every atom that graph holds: a
+ * search that fails at its first state is asked again and again from the
+ * same state, each time for another atom, and on a large state each graph
+ * costs much.
+ */
+const closures = new WeakMap<readonly ActionSchema[], { key: string; closure: FactView }>();
+
 /** A state's distance to the target in the relaxed planning graph, and the atoms worth adding now. */
 interface Relaxed {
   cost: number;
@@ -296,6 +313,8 @@ interface Relaxed {
    * helpful actions add one): what an action taken now should make true.
    */
   helpful: ReadonlySet<string>;
+  /** When the cost is infinite: every atom the graph reached, the state's own included. */
+  closure?: FactView;
 }
 
 /**
@@ -357,7 +376,7 @@ function relaxedCost(
       if (list) list.push(atom);
       else fresh.set(atom.pred, [atom]);
     }
-    if (fresh.size === 0) return { cost: Infinity, helpful: new Set() };
+    if (fresh.size === 0) return { cost: Infinity, helpful: new Set(), closure: relaxed };
     const still = left.filter((a) => !relaxed.has(a));
     cost += (left.length - still.length) * layer;
     left = still;

@@ -129,8 +129,12 @@ export function lookaheadTo(
   const rootKey = stateKey(facts);
   // A state whose relaxed graph ran to its end before: an atom it never
   // reached is reached by no plan, and nothing need be searched.
+  // (It counts as the one expansion such a search makes.)
   const closed = closures.get(schemas);
-  if (closed?.key === rootKey && target.some((a) => !closed.closure.has(a))) return undefined;
+  if (closed?.key === rootKey && target.some((a) => !closed.closure.has(a))) {
+    if (options.shared) options.shared.nodes--;
+    return undefined;
+  }
   const seen = new Set<string>([rootKey]);
   const first = relaxedCost(model.vocab, schemas, facts, target);
   if (first.closure) closures.set(schemas, { key: rootKey, closure: first.closure });

@@ -389,3 +389,60 @@ Deno.test("lookaheadTo() copes with a relaxed layer of hundreds of thousands of 
   });
   assert.equal(plan, undefined);
 });
+
+Deno.test("lookaheadTo() keeps a relaxed graph that reached no plan, per state and model", () => {
+  // The model's schemas, counted each time a relaxed graph or an expansion
+  // reads them.
+  let reads = 0;
+  const counted = (m: ActionModel) => {
+    const schemas = new Proxy(m.schemas(), {
+      get(target, key, receiver) {
+        if (key === Symbol.iterator) reads++;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    return {
+      vocab: m.vocab,
+      unmet: (f: FactView, a: string) => m.unmet(f, a),
+      predict: (f: FactView, a: string) => m.predict(f, a),
+      schemas: () => schemas,
+    };
+  };
+  const keys = counted(model);
+  // No key that fits the door: no plan opens it.
+  const keyless = house();
+  keyless.remove(atom("lies", "k1", "cellar"));
+  const opened = [atom("opened", "d1")];
+  const holds = (goal: Atom[]) => (f: FactView) => goal.every((a) => f.has(a));
+  assert.equal(lookaheadTo(keys, keyless, opened, holds(opened)), undefined);
+  const first = reads;
+  assert.ok(first > 0);
+  // Asked again from the same state: the kept graph answers, and a shared
+  // budget is charged the one expansion the search would have made.
+  const shared = { nodes: 5 };
+  assert.equal(lookaheadTo(keys, house2(keyless), opened, holds(opened), { shared }), undefined);
+  assert.equal(reads, first);
+  assert.equal(shared.nodes, 4);
+  // An atom the graph reached is searched for as before.
+  const taken = [atom("has", "k2")];
+  assert.deepEqual(lookaheadTo(keys, keyless, taken, holds(taken)), [
+    "walk hall corridor",
+    "take k2 corridor",
+  ]);
+  // Another model (any key opens any door) searches afresh from that state.
+  const anyKey = modelOf(vocab, {
+    ...rules,
+    open: { ...rules.open, pre: ["at(r)", "door_in(d, r)", "has(k)", "not opened(d)"] },
+  });
+  assert.deepEqual(lookaheadTo(anyKey, keyless, opened, holds(opened)), [
+    "walk hall corridor",
+    "take k2 corridor",
+    "walk corridor hall",
+    "open d1 k2 hall",
+  ]);
+});
+
+/** A copy of `facts`: the same state in another store. */
+function house2(facts: FactStore): FactStore {
+  return new FactStore(facts.atoms(), objects);
+}

@@ -328,7 +328,7 @@ class Learner {
     this.#alignMoverRules(rules);
     this.#settleRules(rules);
     this.#pursueGoals(rules);
-    this.#purposeMoves(rules, bases);
+    this.#purposeMoves(rules, bases, held);
     this.#mirrorMoverRules(rules, bases);
     this.#seekRules(rules, held, remaining);
     remaining = this.#tolerate(rules, remaining, starts);
@@ -1241,14 +1241,24 @@ class Learner {
    * demonstrations seldom tell that reason from one that only happened to
    * agree with it (the floor some passenger, boarded or not, wants).
    */
-  #purposeMoves(rules: PolicyRule[], bases: ReadonlyMap<string, Conjunction>): void {
+  #purposeMoves(
+    rules: PolicyRule[],
+    bases: ReadonlyMap<string, Conjunction>,
+    held: ReadonlyMap<string, Conjunction>,
+  ): void {
     rules.forEach((rule, i) => {
       const base = bases.get(rule.action);
       if (!base || rule.condition.literals.some((l) => l.pred.startsWith(CLOSER))) return;
       for (const mover of this.#movers) {
         const step = mover.steps.find((st) => st.action === rule.action);
         if (!step) continue;
-        const moved = movedArgument(mover).pred;
+        const { pred: moved, position } = movedArgument(mover);
+        // The mover's own atom in the step's base: what else it names (the
+        // truck of `at(truck, from)`) is the mover.
+        const own = base.literals.find((l) =>
+          l.pred === moved && !l.negated && l.none === undefined && l.args[position] === step.from
+        );
+        const self = own?.args.filter((_, a) => a !== position) ?? [];
         const reaching = this.#reaching(rules, i);
         const before = this.#score(rule.condition, rule.action, reaching);
         const taken = before.pos.join(",");
@@ -1257,16 +1267,45 @@ class Learner {
         rules.forEach((next, k) => {
           if (k === i || mover.steps.some((st) => st.action === next.action)) return;
           const params = this.vocab.actions[next.action].params.length;
+          const types = next.condition.types;
           for (let j = 0; j < params; j++) {
-            if (!this.#types.fits(base.types[step.to], next.condition.types[j])) continue;
+            if (!this.#types.fits(base.types[step.to], types[j])) continue;
+            // The next rule's atoms of the moved kind at the destination
+            // that may be the mover's (`at(v', l)` of a vehicle, not
+            // `at(p, l)` of a parcel) say where the mover will be: they
+            // go, and their objects become the mover. The others say what
+            // is there, the reason to go.
+            const mine = new Map<number, number>();
+            const gone = new Set<Literal>();
+            for (const l of next.condition.literals) {
+              if (l.pred !== moved || l.none !== undefined || l.args[position] !== j) continue;
+              const others = l.args.filter((_, a) => a !== position);
+              if (others.length !== self.length) continue;
+              if (!others.every((v, a) => this.#types.fits(types[v], base.types[self[a]]))) {
+                continue;
+              }
+              // (Where the mover is not goes too: it will be there.)
+              if (l.negated) {
+                gone.add(l);
+                continue;
+              }
+              if (others.some((v, a) => mine.has(v) && mine.get(v) !== self[a])) continue;
+              others.forEach((v, a) => mine.set(v, self[a]));
+              gone.add(l);
+            }
             // The next rule's variables: `j` is the destination, the
-            // others are new.
-            const rename = (v: number) => v === j ? step.to : v < j ? n + v : n + v - 1;
+            // mover's are the base's, the others are new.
+            const fresh = new Map<number, number>();
+            for (let v = 0; v < types.length; v++) {
+              if (v !== j && !mine.has(v)) fresh.set(v, n + fresh.size);
+            }
+            const rename = (v: number) => v === j ? step.to : mine.get(v) ?? fresh.get(v)!;
             const literals = next.condition.literals.filter((l) =>
-              l.pred !== moved && !l.pred.startsWith(CLOSER) && !l.pred.startsWith(SETTLED)
+              !gone.has(l) && !(l.pred === moved && l.args[position] !== j) &&
+              !l.pred.startsWith(CLOSER) && !l.pred.startsWith(SETTLED)
             ).map((l) => renameLiteral(l, rename));
             const condition: Conjunction = {
-              types: [...base.types, ...next.condition.types.filter((_, v) => v !== j)],
+              types: [...base.types, ...[...fresh.keys()].map((v) => types[v])],
               literals: [...base.literals, ...literals],
             };
             if (best && literalCount(condition) >= literalCount(best)) continue;
@@ -1274,10 +1313,72 @@ class Learner {
             if (after.neg.length === 0 && after.pos.join(",") === taken) best = condition;
           }
         });
+        let toward = false;
+        // A move to where the goal names its destination has its reason.
+        const aimed = rule.condition.literals.some((l) =>
+          !l.negated && l.none === undefined && this.#goalPreds.includes(l.pred) &&
+          l.args.includes(step.to)
+        );
+        // Each way toward where another rule acts that takes some of the
+        // rule's decisions and no other, with those it takes.
+        const parts: { condition: Conjunction; pos: number[] }[] = [];
+        if (!best && !aimed) {
+          // Else closer to where another rule acts (a truck driven, empty,
+          // toward a parcel some hops away): the seek rules' condition.
+          const m = this.#movers.indexOf(mover);
+          for (const { step: st, base: b, literals, t } of this.#seekTargets(rules, held, mover)) {
+            if (st.action !== rule.action) continue;
+            const condition: Conjunction = {
+              types: b.types,
+              literals: [
+                ...b.literals,
+                ...literals,
+                { pred: `${CLOSER}${m}`, args: [st.to, st.from, t], negated: false },
+              ],
+            };
+            this.#params.set(condition, n);
+            const after = this.#score(condition, rule.action, reaching);
+            if (after.neg.length > 0 || after.pos.length === 0) continue;
+            parts.push({ condition, pos: after.pos });
+            if (best && literalCount(condition) >= literalCount(best)) continue;
+            if (after.pos.join(",") === taken) best = condition;
+          }
+          toward = best !== undefined;
+        }
+        if (!best && parts.length > 1) {
+          // Two reasons, no one way says both (a truck drives loaded
+          // toward where a parcel is wanted, empty toward where one
+          // waits): the fewest ways that together take every decision the
+          // rule took, each a rule before it.
+          const left = new Set(before.pos);
+          const ways: PolicyRule[] = [];
+          while (left.size > 0) {
+            const gain = (p: (typeof parts)[number]) => p.pos.filter((x) => left.has(x)).length;
+            const next = parts.reduce((a, b) =>
+              gain(b) > gain(a) ||
+                (gain(b) === gain(a) && literalCount(b.condition) < literalCount(a.condition))
+                ? b
+                : a
+            );
+            if (gain(next) === 0) break;
+            for (const x of next.pos) left.delete(x);
+            ways.push({ action: rule.action, condition: next.condition, covers: 0, fires: 0 });
+          }
+          if (left.size > 0 || ways.length < 2) continue;
+          rules.splice(i, 0, ...ways);
+          this.#explain?.(
+            `policy rule ${i + 1} moves for ${ways.length} reasons: ${
+              ways.map((w) => this.#ruleText(w)).join("; ")
+            }`,
+          );
+          return;
+        }
         if (!best) continue;
         rules[i] = { ...rule, condition: best };
         this.#explain?.(
-          `policy rule ${i + 1} moves where the next rule acts: ${this.#ruleText(rules[i])}`,
+          `policy rule ${i + 1} moves ${toward ? "toward" : "to"} where another rule acts: ${
+            this.#ruleText(rules[i])
+          }`,
         );
         return;
       }
@@ -1376,6 +1477,39 @@ class Learner {
     const own = (action: string) => mover.steps.some((st) => st.action === action);
     const left = decisions.filter((i) => own(this.examples[i].action));
     if (left.length === 0) return;
+    for (const { step, base, n, target, literals, t } of this.#seekTargets(rules, held, mover)) {
+      const joined = condition(base, n, literals, step, t);
+      this.#params.set(joined, n);
+      const takes = this.#score(joined, step.action, left).pos.length;
+      if (takes === 0) continue;
+      this.#placeTolerated(
+        rules,
+        { action: step.action, condition: joined, covers: 0, fires: 0 },
+        after ? target : undefined,
+      );
+    }
+  }
+
+  /**
+   * Where a mover's steps may head: for each of its steps and each rule of
+   * another action, the step's base (its `n` variables, then the target
+   * rule's), the target rule's literals without the mover's atoms (renamed
+   * past the base's variables) and the target variable `t`, a place the
+   * rest of the target's condition says something of.
+   */
+  *#seekTargets(
+    rules: readonly PolicyRule[],
+    held: ReadonlyMap<string, Conjunction>,
+    mover: Mover,
+  ): Generator<{
+    step: MoverStep;
+    base: Conjunction;
+    n: number;
+    target: PolicyRule;
+    literals: Literal[];
+    t: number;
+  }> {
+    const own = (action: string) => mover.steps.some((st) => st.action === action);
     const { pred: moved, position } = movedArgument(mover);
     const fit = (a: string, b: string) => this.#types.fits(a, b) || this.#types.fits(b, a);
     for (const step of mover.steps) {
@@ -1437,21 +1571,14 @@ class Learner {
           if (!literals.some((l) => !l.negated && l.none === undefined && l.args.includes(t))) {
             continue;
           }
-          const joined = condition(
-            { types: [...base.types, ...target.condition.types], literals: base.literals },
-            n,
-            literals,
+          yield {
             step,
+            base: { types: [...base.types, ...target.condition.types], literals: base.literals },
+            n,
+            target,
+            literals,
             t,
-          );
-          this.#params.set(joined, n);
-          const takes = this.#score(joined, step.action, left).pos.length;
-          if (takes === 0) continue;
-          this.#placeTolerated(
-            rules,
-            { action: step.action, condition: joined, covers: 0, fires: 0 },
-            after ? target : undefined,
-          );
+          };
         }
       }
     }

@@ -8,12 +8,11 @@ import { compileSkills } from "../../runtime/store/library.ts";
 import type { Skill } from "../../dsl/graph/schema.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
 import { ActionModel } from "../../runtime/learn/action_model.ts";
-import { KEYS_DOMAIN, KEYS_PROBLEM } from "../environments/_keys_domain.ts";
 import { drainAgent } from "./_agent_fixtures.ts";
 
-const kit = pddlKit("pddl:keys", KEYS_DOMAIN, "keys.pddl", [
-  { id: "keys/p1", file: "p1.pddl", text: KEYS_PROBLEM },
-], {});
+import { keysKit, runKeysAgent } from "./_keys_agent.ts";
+
+const kit = keysKit;
 
 /** Opens every closed door with its key, without fetching the key first: always rejected here. */
 const openDoors: Skill = {
@@ -44,21 +43,7 @@ const openDoors: Skill = {
 };
 
 Deno.test("an action rejected in a state is not sent again in that state: its answer is recalled and the episode ends", async () => {
-  const library = compileSkills([{ data: openDoors, source: "test" }], kit.vocabulary);
-  const { result, events } = await drainAgent(runAgent({
-    env: kit.create(),
-    kit,
-    library,
-    templates: [{
-      type: "pddl:keys",
-      traces: 1,
-      steps: [{ skill: "open_doors", args: [] }],
-      support: 1,
-      alternatives: [],
-    }],
-    task: { id: "keys/p1" },
-    maxActions: 3000,
-  }));
+  const { result, events } = await runKeysAgent(openDoors, 3000);
   assert.equal(result.success, false);
   // Nothing the agent sends changes the state, so no action may be sent and
   // rejected twice: a retry recalls the first answer instead of sending.

@@ -2,16 +2,11 @@
 // its actions changed the state and no more of the goal holds, running it
 // again (or choosing differently at one node) would go the same way.
 import assert from "node:assert/strict";
-import { pddlKit } from "../../environments/pddl/kit.ts";
-import { runAgent } from "../../runtime/agent/mod.ts";
-import { compileSkills } from "../../runtime/store/library.ts";
 import type { Skill } from "../../dsl/graph/schema.ts";
-import { KEYS_DOMAIN, KEYS_PROBLEM } from "../environments/_keys_domain.ts";
-import { drainAgent } from "./_agent_fixtures.ts";
 
-const kit = pddlKit("pddl:keys", KEYS_DOMAIN, "keys.pddl", [
-  { id: "keys/p1", file: "p1.pddl", text: KEYS_PROBLEM },
-], {});
+import { keysKit, runKeysAgent } from "./_keys_agent.ts";
+
+const kit = keysKit;
 
 /**
  * Walks to another room, then takes a key in the room it left: rejected,
@@ -46,21 +41,7 @@ function wander(post?: string): Skill {
 }
 
 async function retriesOf(skill: Skill): Promise<number> {
-  const library = compileSkills([{ data: skill, source: "test" }], kit.vocabulary);
-  const { events } = await drainAgent(runAgent({
-    env: kit.create(),
-    kit,
-    library,
-    templates: [{
-      type: "pddl:keys",
-      traces: 1,
-      steps: [{ skill: "wander", args: [] }],
-      support: 1,
-      alternatives: [],
-    }],
-    task: { id: "keys/p1" },
-    maxActions: 50,
-  }));
+  const { events } = await runKeysAgent(skill, 50);
   return events.filter((e) => e.type === "call" && e.skill === "wander" && e.reason === "retry")
     .length;
 }

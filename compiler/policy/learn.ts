@@ -64,6 +64,8 @@ import {
   type Mover,
   MoverDistances,
   type MoverStep,
+  moverVariables,
+  movesIn,
   ruleLiteralText,
 } from "./movers.ts";
 import { type Chain, findChains, SETTLED, settled } from "./settled.ts";
@@ -955,15 +957,7 @@ class Learner {
     const uses = this.#uses(action);
     return uses.length > 0 && uses.every((e) => {
       const { delta } = this.traces[e.trace].steps[e.step];
-      return delta.remove.some((r) =>
-        delta.add.some((a) => {
-          if (a.pred !== r.pred || a.args.length !== r.args.length) return false;
-          const differ = a.args.flatMap((v, k) => v === r.args[k] ? [] : [k]);
-          return differ.length === 1 &&
-            e.args.includes(String(a.args[differ[0]])) &&
-            e.args.includes(String(r.args[differ[0]]));
-        })
-      );
+      return movesIn({ args: e.args, ...delta }, e.args.length).length > 0;
     });
   }
 
@@ -1253,12 +1247,7 @@ class Learner {
         const step = mover.steps.find((st) => st.action === rule.action);
         if (!step) continue;
         const { pred: moved, position } = movedArgument(mover);
-        // The mover's own atom in the step's base: what else it names (the
-        // truck of `at(truck, from)`) is the mover.
-        const own = base.literals.find((l) =>
-          l.pred === moved && !l.negated && l.none === undefined && l.args[position] === step.from
-        );
-        const self = own?.args.filter((_, a) => a !== position) ?? [];
+        const self = moverVariables(base, mover, step) ?? [];
         const reaching = this.#reaching(rules, i);
         const before = this.#score(rule.condition, rule.action, reaching);
         const taken = before.pos.join(",");
@@ -1516,13 +1505,8 @@ class Learner {
       const base = held.get(step.action);
       if (!base) continue;
       const n = base.types.length;
-      // The mover's own atom in the step's base: what else it names (the
-      // truck of `at(truck, from)`) is the mover.
-      const atom = base.literals.find((l) =>
-        l.pred === moved && !l.negated && l.none === undefined && l.args[position] === step.from
-      );
-      if (!atom) continue;
-      const self = atom.args.filter((_, i) => i !== position);
+      const self = moverVariables(base, mover, step);
+      if (!self) continue;
       for (const target of [...rules]) {
         if (own(target.action)) continue;
         const params = this.vocab.actions[target.action].params.length;

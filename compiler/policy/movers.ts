@@ -58,6 +58,24 @@ export function movedArgument(mover: Mover): { pred: string; position: number } 
 }
 
 /**
+ * The variables of a step's condition (`base`, the step's action's
+ * variables first) that stand for the mover: the other arguments of its
+ * own atom at the step's origin (the truck of `at(truck, from)`);
+ * undefined when the condition has no such atom.
+ */
+export function moverVariables(
+  base: Conjunction,
+  mover: Mover,
+  step: MoverStep,
+): number[] | undefined {
+  const { pred, position } = movedArgument(mover);
+  const atom = base.literals.find((l) =>
+    l.pred === pred && !l.negated && l.none === undefined && l.args[position] === step.from
+  );
+  return atom?.args.filter((_, i) => i !== position);
+}
+
+/**
  * The movers of a set of actions: for each action, the argument its every
  * demonstrated use moves between two of its parameters, with the edge
  * condition from its observed preconditions `bases`.
@@ -171,39 +189,55 @@ export function agreedLiterals(
   );
 }
 
-/** The argument moves every use of an action shares. */
-function movesOf(
-  list: readonly { args: string[]; add: readonly Atom[]; remove: readonly Atom[] }[],
+/** An argument one use of an action moved: `pred`'s argument at `position`, from parameter `from` to `to`. */
+export interface ArgumentMove {
+  pred: string;
+  position: number;
+  from: number;
+  to: number;
+}
+
+/**
+ * The argument moves of one use of an action (of `arity` parameters): an
+ * atom taken away and the same one added but for one argument, whose old
+ * and new values are two of the use's arguments (`at(truck, from)` to
+ * `at(truck, to)`).
+ */
+export function movesIn(
+  use: { args: readonly string[]; add: readonly Atom[]; remove: readonly Atom[] },
   arity: number,
-): { pred: string; position: number; from: number; to: number }[] {
-  const candidates = (u: typeof list[number]) => {
-    const out: string[] = [];
-    for (const r of u.remove) {
-      for (const a of u.add) {
-        if (a.pred !== r.pred || a.args.length !== r.args.length) continue;
-        const differ = a.args.map((x, i) => x !== r.args[i] ? i : -1).filter((i) => i >= 0);
-        if (differ.length !== 1) continue;
-        const j = differ[0];
-        for (let f = 0; f < arity; f++) {
-          for (let t = 0; t < arity; t++) {
-            if (f !== t && u.args[f] === r.args[j] && u.args[t] === a.args[j]) {
-              out.push(`${r.pred}\u0001${j}\u0001${f}\u0001${t}`);
-            }
+): ArgumentMove[] {
+  const out: ArgumentMove[] = [];
+  for (const r of use.remove) {
+    for (const a of use.add) {
+      if (a.pred !== r.pred || a.args.length !== r.args.length) continue;
+      const differ = a.args.map((x, i) => x !== r.args[i] ? i : -1).filter((i) => i >= 0);
+      if (differ.length !== 1) continue;
+      const j = differ[0];
+      for (let f = 0; f < arity; f++) {
+        for (let t = 0; t < arity; t++) {
+          if (f !== t && use.args[f] === r.args[j] && use.args[t] === a.args[j]) {
+            out.push({ pred: r.pred, position: j, from: f, to: t });
           }
         }
       }
     }
-    return new Set(out);
-  };
-  let shared = candidates(list[0]);
-  for (const u of list.slice(1)) {
-    const here = candidates(u);
-    shared = new Set([...shared].filter((k) => here.has(k)));
   }
-  return [...shared].map((k) => {
-    const [pred, position, from, to] = k.split("\u0001");
-    return { pred, position: Number(position), from: Number(from), to: Number(to) };
-  });
+  return out;
+}
+
+/** The argument moves every use of an action shares. */
+function movesOf(
+  list: readonly { args: string[]; add: readonly Atom[]; remove: readonly Atom[] }[],
+  arity: number,
+): ArgumentMove[] {
+  const keyOf = (m: ArgumentMove) => `${m.pred}\u0001${m.position}\u0001${m.from}\u0001${m.to}`;
+  let shared = new Map(movesIn(list[0], arity).map((m) => [keyOf(m), m]));
+  for (const u of list.slice(1)) {
+    const here = new Set(movesIn(u, arity).map(keyOf));
+    shared = new Map([...shared].filter(([k]) => here.has(k)));
+  }
+  return [...shared.values()];
 }
 
 /**

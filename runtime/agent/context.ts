@@ -8,6 +8,7 @@
 import { assertVocabulary } from "../../dsl/vocabulary.ts";
 import { ActionModel } from "../learn/action_model.ts";
 import { ActionMemory } from "./action_memory.ts";
+import { objectArgs } from "./_agent_util.ts";
 import { StandIns } from "./stand_ins.ts";
 import { ChoiceLookahead } from "./choice_lookahead.ts";
 import type { AgentFailure, AgentOptions, AgentResult } from "./agent_types.ts";
@@ -167,6 +168,8 @@ export async function send(
     key,
     action,
     g.rejected !== undefined ? { observation: step.observation, rejected: g.rejected } : undefined,
+    g.delta,
+    objectArgs(action, ctx.options.kit.vocabulary),
   );
   return {
     observation: step.observation,

@@ -174,6 +174,8 @@ export async function* execute(
           e.rejected !== undefined
             ? { observation: e.observation, rejected: e.rejected }
             : undefined,
+          e.delta,
+          objectArgs(e.action, options.kit.vocabulary),
         );
       }
       stateBefore = undefined;
@@ -202,10 +204,11 @@ function linkedValues(facts: FactStore, args: Record<string, Value>): Set<string
 /**
  * Why `action` would undo the last action (its learned effects, applied to
  * `facts`, give the state the last action was sent from: a block put back
- * where it was just taken from), or `undefined`. Only the last action:
- * avoiding every state seen before sent long failing episodes round
- * longer. An action predicted to change nothing is never avoided: it may
- * be one that only looks.
+ * where it was just taken from) or an earlier one whose atoms no action
+ * changed since (a parcel put back where one truck took it from while
+ * others drove), or `undefined`. Not every state seen before: avoiding
+ * those sent long failing episodes round longer. An action predicted to
+ * change nothing is never avoided: it may be one that only looks.
  */
 function backTo(
   memory: ActionMemory,
@@ -215,7 +218,11 @@ function backTo(
 ): string | undefined {
   const delta = model.predict?.(facts, action);
   if (!delta || (delta.add.length === 0 && delta.remove.length === 0)) return undefined;
-  return memory.previous === facts.fingerprintAfter(delta)
-    ? `"${action}" would undo the last action (a cycle); not sent`
-    : undefined;
+  if (memory.previous === facts.fingerprintAfter(delta)) {
+    return `"${action}" would undo the last action (a cycle); not sent`;
+  }
+  const undone = memory.undone(facts, delta);
+  return undone === undefined
+    ? undefined
+    : `"${action}" would undo "${undone}", which nothing changed since (a cycle); not sent`;
 }

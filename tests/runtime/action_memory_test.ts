@@ -153,3 +153,120 @@ Deno.test("a skill with another way does not take an action its model says leads
   assert.ok(result.success, result.stop);
   assert.equal(result.actions, 3);
 });
+
+/** The corridor, with bells along it that ring once each and change nothing else. */
+const BELLS_DOMAIN = `(define (domain bells) (:requirements :strips :typing)
+  (:types room bell)
+  (:predicates (at ?r - room) (west ?a - room ?b - room) (east ?a - room ?b - room)
+    (quiet ?b - bell) (rung ?b - bell))
+  (:action walk :parameters (?from - room ?to - room)
+    :precondition (and (at ?from) (or (west ?from ?to) (east ?from ?to)))
+    :effect (and (not (at ?from)) (at ?to)))
+  (:action ring :parameters (?b - bell)
+    :precondition (quiet ?b)
+    :effect (and (not (quiet ?b)) (rung ?b))))`;
+const BELLS_PROBLEM = `(define (problem four) (:domain bells)
+  (:objects r1 r2 r3 r4 - room b1 b2 b3 - bell)
+  (:init (at r1) (east r1 r2) (west r2 r1) (east r2 r3) (west r3 r2) (east r3 r4) (west r4 r3)
+    (quiet b1) (quiet b2) (quiet b3))
+  (:goal (at r4)))`;
+
+Deno.test("a skill with another way does not undo an earlier action that nothing used since, though others came between", async () => {
+  const bells = pddlKit("pddl:bells", BELLS_DOMAIN, "bells.pddl", [
+    { id: "bells/four", file: "four.pddl", text: BELLS_PROBLEM },
+  ], {});
+  // Ring a bell if one is quiet, then walk west if you can, else east.
+  const wander: Skill = {
+    format: "skillc/skill@1",
+    name: "ring_and_wander",
+    vocabulary: bells.vocabulary.name,
+    params: [],
+    doc: { summary: "Rings a quiet bell, then walks west, else east, until at the goal's room." },
+    entry: "arrived",
+    nodes: [
+      { id: "arrived", kind: "check", cond: "exists(r: room, goal_at(r) and at(r))" },
+      { id: "any_quiet", kind: "check", cond: "exists(b: bell, quiet(b))" },
+      { id: "bell", kind: "data", var: "b", expr: "select_one(b: bell, quiet(b))" },
+      { id: "ring", kind: "primitive", action: "ring", args: { b: "b" } },
+      { id: "here", kind: "data", var: "f", expr: "select_one(f: room, at(f))" },
+      { id: "can_west", kind: "check", cond: "exists(t: room, west(f, t))" },
+      { id: "to_west", kind: "data", var: "t", expr: "select_one(t: room, west(f, t))" },
+      { id: "go_west", kind: "primitive", action: "walk", args: { from: "f", to: "t" } },
+      { id: "can_east", kind: "check", cond: "exists(e: room, east(f, e))" },
+      { id: "to_east", kind: "data", var: "e", expr: "select_one(e: room, east(f, e))" },
+      { id: "go_east", kind: "primitive", action: "walk", args: { from: "f", to: "e" } },
+      { id: "done", kind: "terminal", outcome: "success" },
+      { id: "stuck", kind: "terminal", outcome: "failure", message: "No way on" },
+    ],
+    edges: [
+      { from: "arrived", to: "done", label: "yes" },
+      { from: "arrived", to: "any_quiet", label: "no" },
+      { from: "any_quiet", to: "bell", label: "yes" },
+      { from: "any_quiet", to: "here", label: "no" },
+      { from: "bell", to: "ring", label: "next" },
+      { from: "ring", to: "here", label: "next" },
+      { from: "here", to: "can_west", label: "next" },
+      { from: "can_west", to: "to_west", label: "yes" },
+      { from: "can_west", to: "can_east", label: "no" },
+      { from: "to_west", to: "go_west", label: "next" },
+      { from: "go_west", to: "arrived", label: "next" },
+      { from: "go_west", to: "can_east", label: "failed" },
+      { from: "can_east", to: "to_east", label: "yes" },
+      { from: "can_east", to: "stuck", label: "no" },
+      { from: "to_east", to: "go_east", label: "next" },
+      { from: "go_east", to: "arrived", label: "next" },
+      { from: "go_east", to: "stuck", label: "failed" },
+    ],
+  };
+  const library = compileSkills([{ data: wander, source: "test" }], bells.vocabulary);
+  const { result, events } = await drainAgent(runAgent({
+    env: bells.create(),
+    kit: bells,
+    library,
+    actionModel: ActionModel.fromJSON(bells.actionRules!(), bells.vocabulary),
+    templates: [{
+      type: "pddl:bells",
+      traces: 1,
+      steps: [{ skill: "ring_and_wander", args: [] }],
+      support: 1,
+      alternatives: [],
+    }],
+    task: { id: "bells/four" },
+    maxActions: 100,
+  }));
+  // A walk back west comes after a bell rung, not right after the walk east it
+  // would undo; the bell has nothing to do with where one stands: east instead.
+  assert.ok(result.success, result.stop);
+  const walks = events.flatMap((e) =>
+    e.type === "run" && e.event.type === "act" && e.event.action.startsWith("walk")
+      ? [e.event.action]
+      : []
+  );
+  assert.deepEqual(walks, ["walk r1 r2", "walk r2 r3", "walk r3 r4"]);
+  assert.equal(result.actions, 6);
+});
+
+Deno.test("the memory tells which earlier action an action would undo, unless a later one used it", () => {
+  const memory = new ActionMemory();
+  const at = (t: string, l: string) => ({ pred: "at", args: [t, l] });
+  const facts = new FactStore([at("t1", "a"), at("t2", "b")], { t1: "Truck", t2: "Truck" });
+  const key = () => ActionMemory.stateKey(facts);
+  const drive = (t: string, from: string, to: string) => {
+    const delta = { add: [at(t, to)], remove: [at(t, from)] };
+    memory.record(key(), `drive ${t} ${from} ${to}`, undefined, delta, [t, from, to]);
+    facts.apply(delta);
+  };
+  drive("t1", "a", "c");
+  drive("t2", "b", "d");
+  const back = { add: [at("t1", "a")], remove: [at("t1", "c")] };
+  // Another truck drove in between: the drive back still undoes t1's.
+  assert.equal(memory.undone(facts, back), "drive t1 a c");
+  // Not a drive on elsewhere: it changes at(t1, e), which nothing changed yet.
+  assert.equal(memory.undone(facts, { add: [at("t1", "e")], remove: [at("t1", "c")] }), undefined);
+  // An action with both of at(t1, c)'s objects among its arguments used the drive.
+  memory.record(key(), "unload t1 c p1", undefined, {
+    add: [{ pred: "delivered", args: ["p1"] }],
+    remove: [],
+  }, ["t1", "c", "p1"]);
+  assert.equal(memory.undone(facts, back), undefined);
+});

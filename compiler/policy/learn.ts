@@ -318,7 +318,7 @@ class Learner {
     const held = new Map([...actions].map((action) => [action, this.#base(action, true)]));
     this.#findMovers(held);
     this.#agreeOnMoves(bases, variants);
-    this.#chains = findChains(this.vocab, this.#types, this.#index);
+    this.#chains = findChains(this.vocab, this.#types, this.#index, this.#static);
     this.#chains.forEach((chain, c) => {
       this.#derived.set(`${SETTLED}${c}`, (state, [x]) => settled(chain, state, x));
       this.#explain?.(

@@ -1369,9 +1369,57 @@ class Learner {
             this.#ruleText(rules[i])
           }`,
         );
+        if (!toward) this.#towardAfter(rules, i, mover, held);
         return;
       }
     });
+  }
+
+  /**
+   * Puts after rule `i`, which moves to where another rule acts, the rule
+   * that moves toward where that one acts (a closer literal), when it takes
+   * decisions the rule took and none otherwise: in three small problems
+   * what the mover went for was always next door (a spanner in the next
+   * room); in a larger one it may lie some moves away, where the rule no
+   * longer applies and its copy still does.
+   */
+  #towardAfter(
+    rules: PolicyRule[],
+    i: number,
+    mover: Mover,
+    held: ReadonlyMap<string, Conjunction>,
+  ): void {
+    const rule = rules[i];
+    const m = this.#movers.indexOf(mover);
+    const reaching = this.#reaching(rules, i);
+    let best: { condition: Conjunction; pos: number } | undefined;
+    for (const { step, base, n, literals, t } of this.#seekTargets(rules, held, mover)) {
+      if (step.action !== rule.action) continue;
+      const condition: Conjunction = {
+        types: base.types,
+        literals: [
+          ...base.literals,
+          ...literals,
+          { pred: `${CLOSER}${m}`, args: [step.to, step.from, t], negated: false },
+        ],
+      };
+      this.#params.set(condition, n);
+      const scored = this.#score(condition, rule.action, reaching);
+      if (scored.neg.length > 0 || scored.pos.length === 0) continue;
+      const better = !best || scored.pos.length > best.pos ||
+        (scored.pos.length === best.pos &&
+          literalCount(condition) < literalCount(best.condition));
+      if (better) best = { condition, pos: scored.pos.length };
+    }
+    if (!best) return;
+    this.#insertChecked(
+      rules,
+      new Set(rules.map(ruleKey)),
+      i + 1,
+      best.condition,
+      rule.action,
+      "moves toward where another rule acts, some moves away",
+    );
   }
 
   /**

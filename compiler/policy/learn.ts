@@ -1391,6 +1391,9 @@ class Learner {
   ): void {
     const rule = rules[i];
     const m = this.#movers.indexOf(mover);
+    // Where every place is one move from every other, toward is to.
+    const distances = new MoverDistances(mover);
+    if (!this.#index.some((s) => distances.spread(s))) return;
     const reaching = this.#reaching(rules, i);
     let best: { condition: Conjunction; pos: number } | undefined;
     for (const { step, base, n, literals, t } of this.#seekTargets(rules, held, mover)) {

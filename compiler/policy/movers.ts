@@ -301,6 +301,22 @@ export class MoverDistances {
   closer(state: StateIndex, a: string, b: string, t: string): boolean {
     return this.distance(state, a, t) < this.distance(state, b, t);
   }
+
+  /**
+   * Whether some place of `state` lies two or more steps from another it
+   * leads to: where none does (a lift that goes from any floor of its
+   * building to any other), going toward a place is going to it.
+   */
+  spread(state: StateIndex): boolean {
+    const places = state.objectsOf(this.mover.type);
+    // (A place no path leads to is as far as there are places.)
+    return places.some((t) =>
+      places.some((a) => {
+        const d = this.distance(state, a, t);
+        return d >= 2 && d < places.length;
+      })
+    );
+  }
 }
 
 /**

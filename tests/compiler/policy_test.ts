@@ -244,6 +244,56 @@ Deno.test("a parcel learned in three short corridors is fetched in longer ones: 
   });
 });
 
+/** A worker walks a one-way corridor, takes a tool and mends a leak with it (the tool wears out). */
+const MEND_DOMAIN = `
+(define (domain mend)
+  (:requirements :strips :typing)
+  (:types room worker tool leak)
+  (:predicates (path ?a - room ?b - room) (in ?w - worker ?r - room) (lies ?t - tool ?r - room)
+    (drips ?k - leak ?r - room) (carries ?w - worker ?t - tool) (sound ?t - tool)
+    (leaking ?k - leak) (mended ?k - leak))
+  (:action step :parameters (?from - room ?to - room ?w - worker)
+    :precondition (and (in ?w ?from) (path ?from ?to))
+    :effect (and (not (in ?w ?from)) (in ?w ?to)))
+  (:action take :parameters (?r - room ?t - tool ?w - worker)
+    :precondition (and (in ?w ?r) (lies ?t ?r))
+    :effect (and (not (lies ?t ?r)) (carries ?w ?t)))
+  (:action fix :parameters (?r - room ?t - tool ?w - worker ?k - leak)
+    :precondition (and (in ?w ?r) (drips ?k ?r) (carries ?w ?t) (sound ?t) (leaking ?k))
+    :effect (and (not (leaking ?k)) (not (sound ?t)) (mended ?k))))
+`;
+
+/** A corridor of `rooms` rooms, the worker in the first, the tool and the leak in the ones given. */
+function mendProblem(name: string, [rooms, tool, leak]: [number, number, number]): string {
+  const room = (i: number) => `r${i}`;
+  const all = Array.from({ length: rooms }, (_, i) => room(i));
+  const paths = all.slice(1).map((r, i) => `(path ${room(i)} ${r})`);
+  return `(define (problem ${name}) (:domain mend)
+  (:objects ${all.join(" ")} - room bo - worker spanner - tool drip - leak)
+  (:init (in bo r0) (lies spanner ${room(tool)}) (sound spanner) (leaking drip)
+    (drips drip ${room(leak)}) ${paths.join(" ")})
+  (:goal (mended drip)))`;
+}
+
+Deno.test("a tool that lay next door in every demonstration is fetched from rooms away", async () => {
+  const problems: Record<string, [number, number, number]> = {
+    p1: [3, 1, 2],
+    p2: [4, 1, 3],
+    p3: [5, 1, 4],
+    far: [9, 4, 8],
+  };
+  const kit = kitOf("mend", MEND_DOMAIN, problems, mendProblem);
+  const { results, policy } = await induceAndRun(kit, ["mend/p1", "mend/p2", "mend/p3"], [
+    "mend/far",
+  ]);
+  // Walk to where the tool lies, and else toward it.
+  assert.match(policy, /lies\(x\d+, to\)/);
+  const [r] = results;
+  assert.ok(r.success, r.stop);
+  assert.equal(r.plannedActions, 0);
+  assert.equal(r.actions, 10);
+});
+
 const BLOCKS_DOMAIN = `
 (define (domain tower)
   (:requirements :strips :typing)

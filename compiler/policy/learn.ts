@@ -225,6 +225,8 @@ class Learner {
   readonly #decidedOtherwise: number[] = [];
   /** Rules that head for where another rule acts, a jump away (see `#seekRules`). */
   readonly #seeking = new Set<PolicyRule>();
+  /** Rules rewritten to move to where another rule acts: their mover and that rule (see `#towardAfter`). */
+  readonly #movesTo = new Map<PolicyRule, { mover: Mover; aim: PolicyRule }>();
   /** The work past which no further rule is searched for. */
   #workLimit: number;
   /** Where the search under way stops (its share of the work left). */
@@ -334,6 +336,7 @@ class Learner {
     this.#mirrorMoverRules(rules, bases);
     this.#seekRules(rules, held, remaining);
     remaining = this.#tolerate(rules, remaining, starts);
+    this.#towardAfter(rules, held);
     this.#relaxKinds(rules, held);
     this.#relaxGoals(rules);
     this.#relaxPassing(rules);
@@ -1253,6 +1256,8 @@ class Learner {
         const taken = before.pos.join(",");
         const n = base.types.length;
         let best: Conjunction | undefined;
+        // The rule the move goes to act with.
+        let aim: PolicyRule | undefined;
         rules.forEach((next, k) => {
           if (k === i || mover.steps.some((st) => st.action === next.action)) return;
           const params = this.vocab.actions[next.action].params.length;
@@ -1299,7 +1304,10 @@ class Learner {
             };
             if (best && literalCount(condition) >= literalCount(best)) continue;
             const after = this.#score(condition, rule.action, reaching);
-            if (after.neg.length === 0 && after.pos.join(",") === taken) best = condition;
+            if (after.neg.length === 0 && after.pos.join(",") === taken) {
+              best = condition;
+              aim = next;
+            }
           }
         });
         let toward = false;
@@ -1369,24 +1377,33 @@ class Learner {
             this.#ruleText(rules[i])
           }`,
         );
-        if (!toward) this.#towardAfter(rules, i, mover, held);
+        if (!toward && aim) this.#movesTo.set(rules[i], { mover, aim });
         return;
       }
     });
   }
 
   /**
-   * Puts after rule `i`, which moves to where another rule acts, the rule
-   * that moves toward where that one acts (a closer literal), when it takes
-   * decisions the rule took and none otherwise: in three small problems
-   * what the mover went for was always next door (a spanner in the next
-   * room); in a larger one it may lie some moves away, where the rule no
-   * longer applies and its copy still does.
+   * Puts after each rule rewritten to move to where another rule acts (see
+   * `#purposeMoves`) the rule that moves toward where that one acts (a
+   * closer literal), when it takes decisions the rule took and none
+   * otherwise: in three small problems what the mover went for was always
+   * next door (a spanner in the next room); in a larger one it may lie some
+   * moves away, where the rule no longer applies and its copy still does.
    */
-  #towardAfter(
+  #towardAfter(rules: PolicyRule[], held: ReadonlyMap<string, Conjunction>): void {
+    for (const [rule, { mover, aim }] of this.#movesTo) {
+      const i = rules.indexOf(rule);
+      if (i >= 0 && rules.includes(aim)) this.#towardCopy(rules, i, mover, aim, held);
+    }
+  }
+
+  /** The copy of `#towardAfter` for rule `i`, moving with `mover` toward where `aim` acts. */
+  #towardCopy(
     rules: PolicyRule[],
     i: number,
     mover: Mover,
+    aim: PolicyRule,
     held: ReadonlyMap<string, Conjunction>,
   ): void {
     const rule = rules[i];
@@ -1396,8 +1413,8 @@ class Learner {
     if (!this.#index.some((s) => distances.spread(s))) return;
     const reaching = this.#reaching(rules, i);
     let best: { condition: Conjunction; pos: number } | undefined;
-    for (const { step, base, n, literals, t } of this.#seekTargets(rules, held, mover)) {
-      if (step.action !== rule.action) continue;
+    for (const { step, base, n, target, literals, t } of this.#seekTargets(rules, held, mover)) {
+      if (step.action !== rule.action || target !== aim) continue;
       const condition: Conjunction = {
         types: base.types,
         literals: [

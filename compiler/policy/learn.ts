@@ -1325,15 +1325,7 @@ class Learner {
           const m = this.#movers.indexOf(mover);
           for (const { step: st, base: b, literals, t } of this.#seekTargets(rules, held, mover)) {
             if (st.action !== rule.action) continue;
-            const condition: Conjunction = {
-              types: b.types,
-              literals: [
-                ...b.literals,
-                ...literals,
-                { pred: `${CLOSER}${m}`, args: [st.to, st.from, t], negated: false },
-              ],
-            };
-            this.#params.set(condition, n);
+            const condition = this.#towardCondition(m, st, b, n, literals, t);
             const after = this.#score(condition, rule.action, reaching);
             if (after.neg.length > 0 || after.pos.length === 0) continue;
             parts.push({ condition, pos: after.pos });
@@ -1415,15 +1407,7 @@ class Learner {
     let best: { condition: Conjunction; pos: number } | undefined;
     for (const { step, base, n, target, literals, t } of this.#seekTargets(rules, held, mover)) {
       if (step.action !== rule.action || target !== aim) continue;
-      const condition: Conjunction = {
-        types: base.types,
-        literals: [
-          ...base.literals,
-          ...literals,
-          { pred: `${CLOSER}${m}`, args: [step.to, step.from, t], negated: false },
-        ],
-      };
-      this.#params.set(condition, n);
+      const condition = this.#towardCondition(m, step, base, n, literals, t);
       const scored = this.#score(condition, rule.action, reaching);
       if (scored.neg.length > 0 || scored.pos.length === 0) continue;
       const better = !best || scored.pos.length > best.pos ||
@@ -1475,14 +1459,14 @@ class Learner {
         return;
       }
       // Only where the list leaves the walk's steps undecided.
-      this.#seekFor(rules, held, mover, uncovered, false, (base, _n, literals, step, t) => ({
-        types: base.types,
-        literals: [
-          ...base.literals,
-          ...literals,
-          { pred: closerPred, args: [step.to, step.from, t], negated: false },
-        ],
-      }));
+      this.#seekFor(
+        rules,
+        held,
+        mover,
+        uncovered,
+        false,
+        (base, n, literals, step, t) => this.#towardCondition(m, step, base, n, literals, t),
+      );
     });
     for (const mover of this.#jumps) {
       this.#seekFor(rules, held, mover, all, true, (base, n, literals, step, t) => {
@@ -1507,6 +1491,31 @@ class Learner {
         return { types, literals: out };
       });
     }
+  }
+
+  /**
+   * "Closer to `t`, where the target rule acts": a seek target's condition
+   * (see `#seekTargets`) with mover `m`'s closer literal for `step`, its
+   * first `n` variables the action's parameters.
+   */
+  #towardCondition(
+    m: number,
+    step: MoverStep,
+    base: Conjunction,
+    n: number,
+    literals: readonly Literal[],
+    t: number,
+  ): Conjunction {
+    const condition: Conjunction = {
+      types: base.types,
+      literals: [
+        ...base.literals,
+        ...literals,
+        { pred: `${CLOSER}${m}`, args: [step.to, step.from, t], negated: false },
+      ],
+    };
+    this.#params.set(condition, n);
+    return condition;
   }
 
   /**

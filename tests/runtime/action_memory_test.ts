@@ -81,6 +81,38 @@ Deno.test("the memory refuses a third send of an action from the same state (a c
   assert.equal(memory.recall(here, "go r1"), undefined);
 });
 
+/**
+ * The walk both wandering skills end with, from node `here`: west if one
+ * can, else east (a `failed` edge from the walk west), then back to
+ * `arrived`.
+ */
+const WALK: Pick<Skill, "nodes" | "edges"> = {
+  nodes: [
+    { id: "here", kind: "data", var: "f", expr: "select_one(f: room, at(f))" },
+    { id: "can_west", kind: "check", cond: "exists(t: room, west(f, t))" },
+    { id: "to_west", kind: "data", var: "t", expr: "select_one(t: room, west(f, t))" },
+    { id: "go_west", kind: "primitive", action: "walk", args: { from: "f", to: "t" } },
+    { id: "can_east", kind: "check", cond: "exists(e: room, east(f, e))" },
+    { id: "to_east", kind: "data", var: "e", expr: "select_one(e: room, east(f, e))" },
+    { id: "go_east", kind: "primitive", action: "walk", args: { from: "f", to: "e" } },
+    { id: "done", kind: "terminal", outcome: "success" },
+    { id: "stuck", kind: "terminal", outcome: "failure", message: "No way on" },
+  ],
+  edges: [
+    { from: "here", to: "can_west", label: "next" },
+    { from: "can_west", to: "to_west", label: "yes" },
+    { from: "can_west", to: "can_east", label: "no" },
+    { from: "to_west", to: "go_west", label: "next" },
+    { from: "go_west", to: "arrived", label: "next" },
+    { from: "go_west", to: "can_east", label: "failed" },
+    { from: "can_east", to: "to_east", label: "yes" },
+    { from: "can_east", to: "stuck", label: "no" },
+    { from: "to_east", to: "go_east", label: "next" },
+    { from: "go_east", to: "arrived", label: "next" },
+    { from: "go_east", to: "stuck", label: "failed" },
+  ],
+};
+
 /** A corridor of rooms, walked both ways; the goal is the far end. */
 const LINE_DOMAIN = `(define (domain line) (:requirements :strips :typing)
   (:types room)
@@ -107,30 +139,12 @@ Deno.test("a skill with another way does not take an action its model says leads
     entry: "arrived",
     nodes: [
       { id: "arrived", kind: "check", cond: "exists(r: room, goal_at(r) and at(r))" },
-      { id: "here", kind: "data", var: "f", expr: "select_one(f: room, at(f))" },
-      { id: "can_west", kind: "check", cond: "exists(t: room, west(f, t))" },
-      { id: "to_west", kind: "data", var: "t", expr: "select_one(t: room, west(f, t))" },
-      { id: "go_west", kind: "primitive", action: "walk", args: { from: "f", to: "t" } },
-      { id: "can_east", kind: "check", cond: "exists(e: room, east(f, e))" },
-      { id: "to_east", kind: "data", var: "e", expr: "select_one(e: room, east(f, e))" },
-      { id: "go_east", kind: "primitive", action: "walk", args: { from: "f", to: "e" } },
-      { id: "done", kind: "terminal", outcome: "success" },
-      { id: "stuck", kind: "terminal", outcome: "failure", message: "No way on" },
+      ...WALK.nodes,
     ],
     edges: [
       { from: "arrived", to: "done", label: "yes" },
       { from: "arrived", to: "here", label: "no" },
-      { from: "here", to: "can_west", label: "next" },
-      { from: "can_west", to: "to_west", label: "yes" },
-      { from: "can_west", to: "can_east", label: "no" },
-      { from: "to_west", to: "go_west", label: "next" },
-      { from: "go_west", to: "arrived", label: "next" },
-      { from: "go_west", to: "can_east", label: "failed" },
-      { from: "can_east", to: "to_east", label: "yes" },
-      { from: "can_east", to: "stuck", label: "no" },
-      { from: "to_east", to: "go_east", label: "next" },
-      { from: "go_east", to: "arrived", label: "next" },
-      { from: "go_east", to: "stuck", label: "failed" },
+      ...WALK.edges,
     ],
   };
   const library = compileSkills([{ data: wander, source: "test" }], line.vocabulary);
@@ -188,15 +202,7 @@ Deno.test("a skill with another way does not undo an earlier action that nothing
       { id: "any_quiet", kind: "check", cond: "exists(b: bell, quiet(b))" },
       { id: "bell", kind: "data", var: "b", expr: "select_one(b: bell, quiet(b))" },
       { id: "ring", kind: "primitive", action: "ring", args: { b: "b" } },
-      { id: "here", kind: "data", var: "f", expr: "select_one(f: room, at(f))" },
-      { id: "can_west", kind: "check", cond: "exists(t: room, west(f, t))" },
-      { id: "to_west", kind: "data", var: "t", expr: "select_one(t: room, west(f, t))" },
-      { id: "go_west", kind: "primitive", action: "walk", args: { from: "f", to: "t" } },
-      { id: "can_east", kind: "check", cond: "exists(e: room, east(f, e))" },
-      { id: "to_east", kind: "data", var: "e", expr: "select_one(e: room, east(f, e))" },
-      { id: "go_east", kind: "primitive", action: "walk", args: { from: "f", to: "e" } },
-      { id: "done", kind: "terminal", outcome: "success" },
-      { id: "stuck", kind: "terminal", outcome: "failure", message: "No way on" },
+      ...WALK.nodes,
     ],
     edges: [
       { from: "arrived", to: "done", label: "yes" },
@@ -205,17 +211,7 @@ Deno.test("a skill with another way does not undo an earlier action that nothing
       { from: "any_quiet", to: "here", label: "no" },
       { from: "bell", to: "ring", label: "next" },
       { from: "ring", to: "here", label: "next" },
-      { from: "here", to: "can_west", label: "next" },
-      { from: "can_west", to: "to_west", label: "yes" },
-      { from: "can_west", to: "can_east", label: "no" },
-      { from: "to_west", to: "go_west", label: "next" },
-      { from: "go_west", to: "arrived", label: "next" },
-      { from: "go_west", to: "can_east", label: "failed" },
-      { from: "can_east", to: "to_east", label: "yes" },
-      { from: "can_east", to: "stuck", label: "no" },
-      { from: "to_east", to: "go_east", label: "next" },
-      { from: "go_east", to: "arrived", label: "next" },
-      { from: "go_east", to: "stuck", label: "failed" },
+      ...WALK.edges,
     ],
   };
   const library = compileSkills([{ data: wander, source: "test" }], bells.vocabulary);

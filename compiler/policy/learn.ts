@@ -227,6 +227,8 @@ class Learner {
   readonly #seeking = new Set<PolicyRule>();
   /** Rules rewritten to move to where another rule acts: their mover and that rule (see `#towardAfter`). */
   readonly #movesTo = new Map<PolicyRule, { mover: Mover; aim: PolicyRule }>();
+  /** The distances along each mover of `#movers`, in its order (its closer literals'). */
+  #distances: MoverDistances[] = [];
   /** The work past which no further rule is searched for. */
   #workLimit: number;
   /** Where the search under way stops (its share of the work left). */
@@ -1384,9 +1386,16 @@ class Learner {
    * moves away, where the rule no longer applies and its copy still does.
    */
   #towardAfter(rules: PolicyRule[], held: ReadonlyMap<string, Conjunction>): void {
+    // Where every place is one move from every other, toward is to.
+    const spread = new Map<Mover, boolean>();
     for (const [rule, { mover, aim }] of this.#movesTo) {
+      if (!spread.has(mover)) {
+        const distances = this.#distances[this.#movers.indexOf(mover)];
+        spread.set(mover, this.#index.some((s) => distances.spread(s)));
+      }
       const i = rules.indexOf(rule);
-      if (i >= 0 && rules.includes(aim)) this.#towardCopy(rules, i, mover, aim, held);
+      if (!spread.get(mover) || i < 0 || !rules.includes(aim)) continue;
+      this.#towardCopy(rules, i, mover, aim, held);
     }
   }
 
@@ -1400,9 +1409,6 @@ class Learner {
   ): void {
     const rule = rules[i];
     const m = this.#movers.indexOf(mover);
-    // Where every place is one move from every other, toward is to.
-    const distances = new MoverDistances(mover);
-    if (!this.#index.some((s) => distances.spread(s))) return;
     const reaching = this.#reaching(rules, i);
     let best: { condition: Conjunction; pos: number } | undefined;
     for (const { step, base, n, target, literals, t } of this.#seekTargets(rules, held, mover)) {
@@ -1848,8 +1854,9 @@ class Learner {
     const { linked, jumps } = findMovers(this.vocab, uses, bases, this.#static);
     this.#movers = linked;
     this.#jumps = jumps;
+    this.#distances = linked.map((mover) => new MoverDistances(mover));
     this.#movers.forEach((mover, m) => {
-      const distances = new MoverDistances(mover);
+      const distances = this.#distances[m];
       this.#derived.set(
         `${CLOSER}${m}`,
         (state, [a, b, t]) => distances.closer(state, a, b, t),

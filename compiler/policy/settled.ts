@@ -122,7 +122,7 @@ export function settled(chain: Chain, state: StateIndex, x: string): boolean {
       state.atoms(chain.goal, [z, undefined]).some(([, w]) => !state.has(chain.pred, [z, w])) ||
       on.some(([, w]) => state.atoms(chain.goal, [undefined, w]).some(([y]) => y !== z)) ||
       (on.length > 0 && chain.apart.some((r) => state.has(r.goal, [z])));
-    const v = !misplaced && state.atoms(chain.pred, [z, undefined]).every(([, w]) => visit(w));
+    const v = !misplaced && on.every(([, w]) => visit(w));
     memo!.set(z, v);
     return v;
   };

@@ -334,62 +334,60 @@ function towerProblem(name: string, towers: string[][], goal: string[][], whole 
   (:goal (and ${facts(goal, whole).join(" ")})))`;
 }
 
-Deno.test("towers learned from problems of two blocks, whose goals name the table too, are built from the bottom up", async () => {
-  const problems: Record<string, [string[][], string[][]]> = {
-    p1: [[["a"], ["b"]], [["a", "b"]]],
-    p2: [[["a"], ["b"]], [["b", "a"]]],
-    p3: [[["a", "b"]], [["a"], ["b"]]],
-    t1: [[["e", "a", "b"], ["c", "f", "d"]], [["a", "b", "c", "d", "e", "f"]]],
-    t2: [[["a", "b", "c", "d", "e"]], [["b", "d"], ["c", "a", "e"]]],
-    t3: [[["f", "e"], ["d", "c"], ["b", "a"]], [["e", "c", "a"], ["f", "d", "b"]]],
-  };
+/** Larger tower problems: towers top first, and the goal's towers. */
+const TOWER_TESTS: Record<string, [string[][], string[][]]> = {
+  t1: [[["e", "a", "b"], ["c", "f", "d"]], [["a", "b", "c", "d", "e", "f"]]],
+  t2: [[["a", "b", "c", "d", "e"]], [["b", "d"], ["c", "a", "e"]]],
+  t3: [[["f", "e"], ["d", "c"], ["b", "a"]], [["e", "c", "a"], ["f", "d", "b"]]],
+};
+
+/**
+ * Induces from the three tower problems `demos` (`p1`-`p3`) and runs the
+ * library on `TOWER_TESTS`, goals naming the table too with `whole`; each
+ * test problem must be solved without a planned action.
+ */
+async function buildTowers(
+  demos: Record<string, [string[][], string[][]]>,
+  whole: boolean,
+): Promise<string> {
   const kit = kitOf(
     "tower",
     BLOCKS_DOMAIN,
-    problems,
-    (id, [towers, goal]) => towerProblem(id, towers, goal, true),
+    { ...demos, ...TOWER_TESTS },
+    (id, [towers, goal]) => towerProblem(id, towers, goal, whole),
   );
-  const { results, policy } = await induceAndRun(kit, ["tower/p1", "tower/p2", "tower/p3"], [
-    "tower/t1",
-    "tower/t2",
-    "tower/t3",
-  ]);
+  const { results, policy } = await induceAndRun(
+    kit,
+    Object.keys(demos).map((id) => `tower/${id}`),
+    Object.keys(TOWER_TESTS).map((id) => `tower/${id}`),
+  );
   for (const r of results) {
     assert.ok(r.success, r.stop);
     assert.equal(r.plannedActions, 0);
   }
+  return policy;
+}
+
+Deno.test("towers learned from problems of two blocks, whose goals name the table too, are built from the bottom up", async () => {
+  const policy = await buildTowers({
+    p1: [[["a"], ["b"]], [["a", "b"]]],
+    p2: [[["a"], ["b"]], [["b", "a"]]],
+    p3: [[["a", "b"]], [["a"], ["b"]]],
+  }, true);
   // Two blocks never stack three, yet `on` relates blocks to blocks: a chain.
   // A block on another where the goal wants it on the table is misplaced.
   assert.match(policy, /on\(z, w\) and goal_ontable\(z\)/);
 });
 
 Deno.test("towers learned from three small problems are built from the bottom up: what stands on an unsettled block is taken off", async () => {
-  const problems: Record<string, [string[][], string[][]]> = {
+  const policy = await buildTowers({
     p1: [[["a", "b", "c"]], [["c", "b", "a"]]],
     // a must wait on the table until c is on b.
     p2: [[["a", "b"], ["c"]], [["a", "c", "b"]]],
     p3: [[["b", "a"], ["c"]], [["c", "a", "b"]]],
-    t1: [[["e", "a", "b"], ["c", "f", "d"]], [["a", "b", "c", "d", "e", "f"]]],
-    t2: [[["a", "b", "c", "d", "e"]], [["b", "d"], ["c", "a", "e"]]],
-    t3: [[["f", "e"], ["d", "c"], ["b", "a"]], [["e", "c", "a"], ["f", "d", "b"]]],
-  };
-  const kit = kitOf(
-    "tower",
-    BLOCKS_DOMAIN,
-    problems,
-    (id, [towers, goal]) => towerProblem(id, towers, goal),
-  );
-  const { results, policy } = await induceAndRun(kit, ["tower/p1", "tower/p2", "tower/p3"], [
-    "tower/t1",
-    "tower/t2",
-    "tower/t3",
-  ]);
+  }, false);
   // "x is settled": nothing at or below it stands otherwise than the goal asks.
   assert.match(policy, /distance\(u, v: block, on\(v, u\)/);
-  for (const r of results) {
-    assert.ok(r.success, r.stop);
-    assert.equal(r.plannedActions, 0);
-  }
 });
 
 const LIFT_DOMAIN = `

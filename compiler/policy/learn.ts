@@ -344,6 +344,7 @@ class Learner {
     this.#relaxPassing(rules);
     this.#preferGoals(rules);
     this.#preferPending(rules);
+    this.#keepAchieved(rules);
     this.#askCarried(rules, held);
     this.#actBeforeMoving(rules);
     this.#widenTypes(rules);
@@ -1098,26 +1099,110 @@ class Learner {
   }
 
   /**
-   * The parameters of each atom of `pred` that `action` added in every
-   * demonstrated use (`[1]` of `fly(from, to)`, which adds `visited(to)`).
+   * The parameters of each atom of `pred` that `action` added (or, with
+   * `side` "remove", removed) in every demonstrated use (`[1]` of
+   * `fly(from, to)`, which adds `visited(to)`).
    */
-  #addedArgs(action: string, pred: string): number[][] {
+  #addedArgs(action: string, pred: string, side: "add" | "remove" = "add"): number[][] {
     const uses = this.#uses(action);
     if (uses.length === 0) return [];
     const stepOf = (e: PolicyExample) => this.traces[e.trace].steps[e.step];
     const out: number[][] = [];
-    for (const atom of stepOf(uses[0]).delta.add) {
+    for (const atom of stepOf(uses[0]).delta[side]) {
       if (atom.pred !== pred) continue;
       const args = atom.args.map((o) => typeof o === "string" ? uses[0].args.indexOf(o) : -1);
       if (args.some((a) => a < 0) || out.some((o) => o.join() === args.join())) continue;
       const always = uses.every((e) =>
-        stepOf(e).delta.add.some((a) =>
+        stepOf(e).delta[side].some((a) =>
           a.pred === pred && a.args.every((o, k) => o === e.args[args[k]])
         )
       );
       if (always) out.push(args);
     }
     return out;
+  }
+
+  /**
+   * Whether some demonstration's goal asks `goal` of objects of `types`
+   * and, in every demonstration, the goal asks nothing of another relation
+   * of the objects it asks `goal` of (parcels asked only where they go).
+   */
+  #askedAlone(goal: string, types: readonly (string | undefined)[]): boolean {
+    let asked = false;
+    for (const g of this.traces) {
+      const state = g.states[0];
+      for (const atom of state.query(goal, types.map(() => null))) {
+        if (!atom.args.every((o, k) => typeof o === "string" && state.typeOf(o) === types[k])) {
+          continue;
+        }
+        asked = true;
+        const others = this.#goalPreds.filter((p) => p !== goal).some((p) =>
+          state.query(p, this.vocab.predicates[p].params.map(() => null)).some((a) =>
+            a.args.some((o) => atom.args.includes(o))
+          )
+        );
+        if (others) return false;
+      }
+    }
+    return asked;
+  }
+
+  /**
+   * Makes each rule that a narrower rule of its action comes before (the
+   * rule for what the goal still asks, then the rule itself, for what no
+   * pending object explains) leave alone what the goal has already: it no
+   * longer takes an action that removes an atom the goal asks for while
+   * that atom holds (`not goal_at(p, l)` on a pick-up, which removes
+   * `at(p, l)`), when no demonstrated use of the action did. No
+   * demonstration undid an achieved goal that way; in a larger problem the
+   * fallback picks delivered parcels up again, and the goal's own rule
+   * puts them back, over and over.
+   */
+  #keepAchieved(rules: PolicyRule[]): void {
+    const achieved = this.#achievedBy;
+    if (achieved.size === 0) return;
+    for (let i = 0; i < rules.length; i++) {
+      const rule = rules[i];
+      const { types, literals } = rule.condition;
+      const keys = new Set(literals.map(literalKey));
+      const narrower = rules.slice(0, i).some((r) =>
+        r.action === rule.action && r.condition.types.join() === types.join() &&
+        r.condition.literals.length > literals.length && [...keys].every((k) =>
+          r.condition.literals.some((l) => literalKey(l) === k)
+        )
+      );
+      if (!narrower) continue;
+      const uses = this.#uses(rule.action);
+      const guards: Literal[] = [];
+      for (const [goal, pred] of achieved) {
+        // A walk off a place the goal names, or a block off another whose
+        // tower is misplaced below, is the rules' own business (movers,
+        // chains).
+        const moves = this.#movers.some((m) =>
+          movedArgument(m).pred === pred && m.steps.some((s) => s.action === rule.action)
+        );
+        if (moves || this.#chains.some((c) => c.pred === pred)) continue;
+        for (const args of this.#addedArgs(rule.action, pred, "remove")) {
+          const undid = uses.some((e) =>
+            e.state.has({ pred: goal, args: args.map((a) => e.args[a]) })
+          );
+          // Only what the demonstrations' goals asked of such objects, and
+          // nothing else of them: a truck's place, which none asked, may be
+          // left; a block the goal wants clear and on another is taken off
+          // what it stands on wrongly.
+          const typesAt = (e: PolicyExample) => args.map((a) => e.state.typeOf(e.args[a]));
+          const asked = uses.some((e) => this.#askedAlone(goal, typesAt(e)));
+          if (!asked) continue;
+          const guard = { pred: goal, args, negated: true };
+          if (!undid && !keys.has(literalKey(guard))) guards.push(guard);
+        }
+      }
+      if (guards.length === 0) continue;
+      rules[i] = { ...rule, condition: { types, literals: [...literals, ...guards] } };
+      this.#explain?.(
+        `policy rule ${i + 1} leaves what the goal has alone: ${this.#ruleText(rules[i])}`,
+      );
+    }
   }
 
   /**

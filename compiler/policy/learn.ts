@@ -331,6 +331,7 @@ class Learner {
     });
     const starts: SearchStarts = { bases, variants, keyOf };
     remaining = this.#cover(rules, remaining, starts);
+    this.#dropIdleGoalLiterals(rules);
     this.#alignMoverRules(rules);
     this.#settleRules(rules);
     this.#pursueGoals(rules);
@@ -366,6 +367,37 @@ class Learner {
       chains: this.#chains,
       goals: this.#ordered,
     };
+  }
+
+  /**
+   * Drops from each rule the literals about the goal (`goal_at(x, l)`,
+   * a pending `l`) that excluded nothing in the demonstrations: in every
+   * demonstrated state that reaches the rule, no binding of the rest of its
+   * condition falls foul of the literal, so the rule takes the same actions
+   * there without it. In three small problems with one parcel each, "no
+   * parcel is to come here" held wherever the van drove on; in a larger
+   * one a van stops at every place another parcel is to come to.
+   */
+  #dropIdleGoalLiterals(rules: PolicyRule[]): void {
+    rules.forEach((rule, i) => {
+      const reaching = this.#reaching(rules, i).map((k) => this.#index[k]);
+      let { literals } = rule.condition;
+      const { types } = rule.condition;
+      for (let k = literals.length - 1; k >= 0; k--) {
+        const l = literals[k];
+        const ofGoal = l.pred === PENDING || this.#goalPreds.includes(l.pred);
+        if (!ofGoal || l.none !== undefined) continue;
+        const rest = literals.filter((_, j) => j !== k);
+        const against = { types, literals: [...rest, { ...l, negated: !l.negated }] };
+        if (reaching.some((state) => satisfiable(against, state))) continue;
+        literals = rest;
+      }
+      if (literals.length === rule.condition.literals.length) return;
+      rules[i] = { ...rule, condition: { types, literals } };
+      this.#explain?.(
+        `policy rule ${i + 1} without what never mattered: ${this.#ruleText(rules[i])}`,
+      );
+    });
   }
 
   /**

@@ -1339,3 +1339,23 @@ Deno.test("a crate already where the goal wants it is left there, though the rul
     `${r.actions} actions, the expert ${expert.steps.length}`,
   );
 });
+
+Deno.test("a van drives on through a depot another crate is to go to: what never mattered in the demonstrations is dropped", async () => {
+  const kit = kitOf("vans", VAN_DOMAIN, {
+    p1: [2, 1, [[0, 1]], [[0, 1]]],
+    p2: [3, 1, [[2, 1]], [[1, 0]]],
+    p3: [3, 2, [[0, 2]], [[2, 0]]],
+    // One slot per van; c0 rides through d2, where c1 is to go, and c1
+    // through d3, where c2 is to go.
+    line: [5, 1, [[0, 1], [4, 1]], [[0, 4], [4, 2], [1, 3]]],
+  }, vanProblem);
+  const { results } = await induceAndRun(kit, ["vans/p1", "vans/p2", "vans/p3"], ["vans/line"]);
+  const [r] = results;
+  assert.ok(r.success, r.stop);
+  assert.equal(r.plannedActions, 0);
+  const [expert] = await generateExpertTraces(kit, [{ id: "vans/line" }], { envOptions: LEARNED });
+  assert.ok(
+    r.actions <= expert.steps.length * 1.5,
+    `${r.actions} actions, the expert ${expert.steps.length}`,
+  );
+});

@@ -388,6 +388,15 @@ class Learner {
         const ofGoal = l.pred === PENDING || this.#goalPreds.includes(l.pred);
         if (!ofGoal || l.none !== undefined) continue;
         const rest = literals.filter((_, j) => j !== k);
+        // Flipped, the literal denies it of each binding only where the
+        // rest binds its objects: a variable it alone binds would be
+        // denied of every object at once.
+        const bound = (v: number) =>
+          rest.some((r) =>
+            !r.negated && r.none === undefined && this.vocab.predicates[r.pred] !== undefined &&
+            r.args.includes(v)
+          );
+        if (!l.args.every(bound)) continue;
         const against = { types, literals: [...rest, { ...l, negated: !l.negated }] };
         if (reaching.some((state) => satisfiable(against, state))) continue;
         literals = rest;

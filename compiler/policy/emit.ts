@@ -64,7 +64,12 @@ export function policySkill(
     return n;
   };
   policy.rules.forEach((rule, i) => {
-    const context = { goals: policy.goals, vocab, types: rule.condition.types };
+    const context = {
+      goals: policy.goals,
+      vocab,
+      types: rule.condition.types,
+      supplies: policy.supplies,
+    };
     const decl = vocab.actions[rule.action];
     const params = decl.params.length;
     const plain = (l: Literal, names: readonly string[]) =>
@@ -80,9 +85,9 @@ export function policySkill(
       id,
       kind: "check",
       cond: existentialText(condition, names, 0, text),
-      doc: `Rule ${i + 1}: ${ruleText(rule, vocab, policy.movers, policy.chains, policy.goals)}${
-        rule.otherwise ? ` (${otherwiseText(rule.otherwise)})` : ""
-      }`,
+      doc: `Rule ${i + 1}: ${
+        ruleText(rule, vocab, policy.movers, policy.chains, policy.goals, policy.supplies)
+      }${rule.otherwise ? ` (${otherwiseText(rule.otherwise)})` : ""}`,
     });
     const vars = decl.params.map((p, k) => scopeName(p.name, rule.condition.types[k]));
     let prev = id;

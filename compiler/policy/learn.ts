@@ -70,6 +70,7 @@ import {
 } from "./movers.ts";
 import { type Chain, findChains, SETTLED, settled } from "./settled.ts";
 import { goalRelations } from "./goals.ts";
+import { ENOUGH, enough, type Supply } from "./supplies.ts";
 import { orderGoals, PENDING, pending, type PendingGoal, pendingGoals } from "./pending.ts";
 
 /** One demonstrated decision: the state and the expert's action in it. */
@@ -115,6 +116,8 @@ export interface Policy {
   chains: Chain[];
   /** The goal relations pending literals refer to. */
   goals: PendingGoal[];
+  /** The supplies enough literals refer to (`enough:<index>`). */
+  supplies: Supply[];
 }
 
 /** Limits of {@linkcode learnPolicy}. */
@@ -239,6 +242,8 @@ class Learner {
   /** Computed predicates (closer literals), filled once the movers are known. */
   readonly #derived = new Map<string, Derived>();
   #movers: Mover[] = [];
+  /** What holders hold and an action uses up (`enough:<index>` literals). */
+  #supplies: Supply[] = [];
   /** Movers whose steps join any two places (see `findMovers`'s `jumps`). */
   #jumps: Mover[] = [];
   #chains: Chain[] = [];
@@ -336,6 +341,7 @@ class Learner {
     this.#settleRules(rules);
     this.#pursueGoals(rules);
     this.#purposeMoves(rules, bases, held);
+    this.#countSupplies(rules);
     this.#mirrorMoverRules(rules, bases);
     this.#seekRules(rules, held, remaining);
     remaining = this.#tolerate(rules, remaining, starts);
@@ -366,6 +372,7 @@ class Learner {
       movers: this.#movers,
       chains: this.#chains,
       goals: this.#ordered,
+      supplies: this.#supplies,
     };
   }
 
@@ -407,6 +414,106 @@ class Learner {
         `policy rule ${i + 1} without what never mattered: ${this.#ruleText(rules[i])}`,
       );
     });
+  }
+
+  /**
+   * Counts what a rule asks its holder to hold when an action uses it up
+   * (see `supplies.ts`): a rule that asks only that the holder hold some
+   * such thing (`carrying(m, x)`, the man goes on once he carries a
+   * spanner) asks instead that it hold enough for what the goal still
+   * asks, where the rule then takes the same decisions in every
+   * demonstrated state and acts in no other.
+   */
+  #countSupplies(rules: PolicyRule[]): void {
+    this.#supplies = this.#findSupplies();
+    this.#supplies.forEach((supply, k) => {
+      const pred = `${ENOUGH}${k}`;
+      this.#derived.set(pred, (state, [h]) => enough(supply, state, h));
+      this.#explain?.(
+        `policy: ${supply.holds} holds ${supply.type}s that each ${supply.goal.pred} uses up`,
+      );
+      rules.forEach((rule, i) => {
+        const { types, literals } = rule.condition;
+        const params = this.vocab.actions[rule.action].params.length;
+        for (const l of literals) {
+          if (l.pred !== supply.holds || l.negated || l.none !== undefined) continue;
+          const x = l.args[1 - supply.holder];
+          const h = l.args[supply.holder];
+          if (x < params) continue;
+          // The thing held is any such thing: only its being held, and
+          // usable, is said of it.
+          const about = literals.filter((o) => o.args.includes(x));
+          if (
+            about.some((o) =>
+              o !== l && !(o.pred === supply.usable && !o.negated && o.none === undefined)
+            )
+          ) continue;
+          const kept = literals.filter((o) => !about.includes(o))
+            .map((o) => renameLiteral(o, (v) => v > x ? v - 1 : v));
+          const condition = {
+            types: types.filter((_, v) => v !== x),
+            literals: [...kept, { pred, args: [h > x ? h - 1 : h], negated: false }],
+          };
+          const reaching = this.#reaching(rules, i);
+          const before = this.#score(rule.condition, rule.action, reaching);
+          const after = this.#score(condition, rule.action, reaching);
+          if (after.neg.length > 0 || after.fires.join() !== before.fires.join()) continue;
+          rules[i] = { ...rule, condition };
+          this.#explain?.(`policy rule ${i + 1} counts: ${this.#ruleText(rules[i])}`);
+          break;
+        }
+      });
+    });
+  }
+
+  /**
+   * The supplies of the demonstrated actions: an action that, in every
+   * demonstrated use, takes a one-argument property away from one of its
+   * arguments that another of them holds (`usable(s)` of a spanner the
+   * man carries) and makes true a one-argument atom the goal asks for.
+   */
+  #findSupplies(): Supply[] {
+    const out: Supply[] = [];
+    const achieved = this.#achievedBy;
+    for (const action of new Set(this.examples.map((e) => e.action))) {
+      const uses = this.#uses(action);
+      const params = this.vocab.actions[action].params;
+      for (const [goal, pred] of achieved) {
+        if (this.vocab.predicates[pred].params.length !== 1) continue;
+        const asked = uses.every((e) => {
+          const { add } = this.traces[e.trace].steps[e.step].delta;
+          return add.some((a) => a.pred === pred && e.state.has({ pred: goal, args: a.args }));
+        });
+        if (!asked) continue;
+        for (let k = 0; k < params.length; k++) {
+          for (const [usable, decl] of Object.entries(this.vocab.predicates)) {
+            if (decl.params.length !== 1 || this.#static.has(usable)) continue;
+            if (!this.#addedArgs(action, usable, "remove").some((a) => a[0] === k)) continue;
+            for (const [holds, h] of Object.entries(this.vocab.predicates)) {
+              if (h.params.length !== 2 || this.#static.has(holds)) continue;
+              for (const holder of [0, 1]) {
+                // A place is where a thing lies, not what holds it.
+                if (this.#movers.some((m) => this.#types.fits(h.params[holder], m.type))) continue;
+                const held = uses.every((e) =>
+                  e.state.query(holds, holder === 0 ? [null, e.args[k]] : [e.args[k], null])
+                    .some((a) => e.args.includes(a.args[holder] as string))
+                );
+                if (!held) continue;
+                out.push({
+                  holds,
+                  holder,
+                  usable,
+                  type: params[k].type,
+                  goal: { pred, goal },
+                  goalType: this.vocab.predicates[pred].params[0],
+                });
+              }
+            }
+          }
+        }
+      }
+    }
+    return out;
   }
 
   /**
@@ -983,16 +1090,46 @@ class Learner {
       const forGoal = rule.condition.literals.some((l) =>
         !l.negated && this.#goalPreds.includes(l.pred) && l.args.some((a) => a < params)
       );
-      if (!forGoal) continue;
-      const i = rules.findIndex((r, k) => k < j && moves.has(r.action));
-      if (i < 0) continue;
+      // Or it takes up what lies where the mover stands: before the first
+      // move it can go before (not one that goes on with enough in hand).
+      const takesUp = !forGoal && this.#takesUp(rule.action);
+      if (!forGoal && !takesUp) continue;
       const rest = rules.filter((_, k) => k !== j);
-      const scored = this.#score(rule.condition, rule.action, this.#reaching(rest, i));
-      if (scored.neg.length > 0 || scored.pos.length < rule.covers) continue;
-      rules.splice(j, 1);
-      rules.splice(i, 0, rule);
-      this.#explain?.(`policy rule ${i + 1} acts before moving: ${this.#ruleText(rule)}`);
+      for (let i = 0; i < j; i++) {
+        if (!moves.has(rules[i].action)) continue;
+        const scored = this.#score(rule.condition, rule.action, this.#reaching(rest, i));
+        if (scored.neg.length > 0 || scored.pos.length < rule.covers) {
+          if (takesUp) continue;
+          break;
+        }
+        rules.splice(j, 1);
+        rules.splice(i, 0, rule);
+        this.#explain?.(`policy rule ${i + 1} acts before moving: ${this.#ruleText(rule)}`);
+        break;
+      }
     }
+  }
+
+  /**
+   * Whether every demonstrated use of `action` took up something that lay
+   * where a mover stood: removed an atom that names the mover's place and
+   * not the mover (`lies(c, s)` of a take where `on(p, s)`).
+   */
+  #takesUp(action: string): boolean {
+    const uses = this.#uses(action);
+    return uses.length > 0 && uses.every((e) => {
+      const { remove } = this.traces[e.trace].steps[e.step].delta;
+      return this.#movers.some((mover) => {
+        const { pred, position } = movedArgument(mover);
+        return e.state.query(pred, []).some((m) => {
+          const place = m.args[position];
+          const others = m.args.filter((_, k) => k !== position);
+          return others.every((o) => e.args.includes(o as string)) &&
+            e.args.includes(place as string) &&
+            remove.some((a) => a.args.includes(place) && !a.args.some((o) => others.includes(o)));
+        });
+      });
+    });
   }
 
   /**
@@ -1323,7 +1460,7 @@ class Learner {
 
   /** A rule as text, with this learner's movers, chains and goal relations. */
   #ruleText(rule: PolicyRule): string {
-    return ruleText(rule, this.vocab, this.#movers, this.#chains, this.#ordered);
+    return ruleText(rule, this.vocab, this.#movers, this.#chains, this.#ordered, this.#supplies);
   }
 
   /**
@@ -2983,10 +3120,11 @@ export function ruleText(
   movers: readonly Mover[] = [],
   chains: readonly Chain[] = [],
   goals: readonly PendingGoal[] = [],
+  supplies: readonly Supply[] = [],
 ): string {
   const names = ruleVariables(rule, vocab);
   const params = vocab.actions[rule.action].params.length;
-  const context = { goals, vocab, types: rule.condition.types };
+  const context = { goals, vocab, types: rule.condition.types, supplies };
   const cond = rule.condition.literals.map((l) =>
     ruleLiteralText(l, names, movers, chains, context)
   ).join(" and ");

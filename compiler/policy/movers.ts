@@ -25,6 +25,7 @@ import {
 } from "./conjunction.ts";
 import { type Chain, SETTLED, settledText } from "./settled.ts";
 import { PENDING, type PendingGoal, pendingText } from "./pending.ts";
+import { ENOUGH, enoughText, type Supply } from "./supplies.ts";
 
 /** The prefix of a closer literal's predicate: `closer:<mover>` with arguments (a, b, t). */
 export const CLOSER = "closer:";
@@ -336,12 +337,14 @@ export function distanceText(mover: Mover, a: string, b: string): string {
 
 /**
  * What the text of a pending literal needs: the goal relations, the
- * vocabulary and the types of the rule's variables.
+ * vocabulary and the types of the rule's variables; and the supplies
+ * enough literals refer to.
  */
 export interface PendingContext {
   goals: readonly PendingGoal[];
   vocab: Vocabulary;
   types: readonly string[];
+  supplies?: readonly Supply[];
 }
 
 /**
@@ -358,6 +361,10 @@ export function ruleLiteralText(
   if (l.pred === PENDING && pendingContext) {
     const { goals, vocab, types } = pendingContext;
     return pendingText(goals, vocab, names[l.args[0]], types[l.args[0]], names, l.negated);
+  }
+  if (l.pred.startsWith(ENOUGH) && pendingContext?.supplies) {
+    const supply = pendingContext.supplies[Number(l.pred.slice(ENOUGH.length))];
+    return enoughText(supply, names[l.args[0]], names, l.negated);
   }
   if (l.pred.startsWith(SETTLED)) {
     const chain = chains[Number(l.pred.slice(SETTLED.length))];

@@ -1359,3 +1359,60 @@ Deno.test("a van drives on through a depot another crate is to go to: what never
     `${r.actions} actions, the expert ${expert.steps.length}`,
   );
 });
+
+/** A pilgrim walks a one-way path, takes candles along and lights each shrine at its end with one. */
+const SHRINE_DOMAIN = `
+(define (domain shrines)
+  (:requirements :strips :typing)
+  (:types spot pilgrim candle shrine)
+  (:predicates (next ?a - spot ?b - spot) (on ?p - pilgrim ?s - spot) (lies ?c - candle ?s - spot)
+    (stands ?h - shrine ?s - spot) (has ?p - pilgrim ?c - candle) (fresh ?c - candle)
+    (dark ?h - shrine) (lit ?h - shrine))
+  (:action go :parameters (?p - pilgrim ?from - spot ?to - spot)
+    :precondition (and (on ?p ?from) (next ?from ?to))
+    :effect (and (not (on ?p ?from)) (on ?p ?to)))
+  (:action take :parameters (?p - pilgrim ?c - candle ?s - spot)
+    :precondition (and (on ?p ?s) (lies ?c ?s))
+    :effect (and (not (lies ?c ?s)) (has ?p ?c)))
+  (:action light :parameters (?p - pilgrim ?c - candle ?h - shrine ?s - spot)
+    :precondition (and (on ?p ?s) (stands ?h ?s) (has ?p ?c) (fresh ?c) (dark ?h))
+    :effect (and (not (fresh ?c)) (not (dark ?h)) (lit ?h))))
+`;
+
+/** A path of `spots` spots, the pilgrim on the first, candles on the spots given, shrines on the last. */
+function shrineProblem(
+  name: string,
+  [spots, candles, shrines]: [number, number[], number],
+): string {
+  const spot = (i: number) => `s${i}`;
+  const all = Array.from({ length: spots }, (_, i) => spot(i));
+  const hs = Array.from({ length: shrines }, (_, i) => `h${i}`);
+  return `(define (problem ${name}) (:domain shrines)
+  (:objects ${all.join(" ")} - spot me - pilgrim ${
+    candles.map((_, i) => `c${i}`).join(" ")
+  } - candle ${hs.join(" ")} - shrine)
+  (:init (on me s0) ${all.slice(1).map((s, i) => `(next ${spot(i)} ${s})`).join(" ")}
+    ${candles.map((at, i) => `(lies c${i} ${spot(at)}) (fresh c${i})`).join(" ")}
+    ${hs.map((h) => `(stands ${h} ${spot(spots - 1)}) (dark ${h})`).join(" ")})
+  (:goal (and ${hs.map((h) => `(lit ${h})`).join(" ")})))`;
+}
+
+Deno.test("a pilgrim learned from one shrine takes as many candles along as shrines wait at the end", async () => {
+  const kit = kitOf("shrines", SHRINE_DOMAIN, {
+    p1: [3, [1], 1],
+    // Two candles on one spot: the expert takes one, as one shrine needs.
+    p2: [3, [1, 1], 1],
+    p3: [4, [1], 1],
+    // Three shrines: the pilgrim must not walk on with one candle, the way back is closed.
+    three: [7, [1, 2, 2, 4, 5], 3],
+  }, shrineProblem);
+  const { results, policy } = await induceAndRun(kit, ["shrines/p1", "shrines/p2", "shrines/p3"], [
+    "shrines/three",
+  ]);
+  assert.match(policy, /len\(select_all/);
+  const [r] = results;
+  assert.ok(r.success, r.stop);
+  assert.equal(r.plannedActions, 0);
+  // Six steps, three candles, three lights.
+  assert.equal(r.actions, 12);
+});

@@ -337,6 +337,7 @@ class Learner {
     const starts: SearchStarts = { bases, variants, keyOf };
     remaining = this.#cover(rules, remaining, starts);
     this.#dropIdleGoalLiterals(rules);
+    this.#askEnabled(rules, held);
     this.#alignMoverRules(rules);
     this.#settleRules(rules);
     this.#pursueGoals(rules);
@@ -417,6 +418,40 @@ class Learner {
   }
 
   /**
+   * Adds to each rule what held of one of its action's objects at every
+   * demonstrated use and another action makes true (`power_on(i)` of a
+   * `calibrate(s, i, d)`, which `switch_on` sets up), where the rule then
+   * fires in the same demonstrated states: three small problems switched
+   * every instrument they calibrated on first, and a larger one has
+   * instruments nobody switched on.
+   */
+  #askEnabled(rules: PolicyRule[], held: ReadonlyMap<string, Conjunction>): void {
+    const made = new Set(
+      this.examples.flatMap((e) => this.traces[e.trace].steps[e.step].delta.add.map((a) => a.pred)),
+    );
+    rules.forEach((rule, i) => {
+      const params = this.vocab.actions[rule.action].params.length;
+      const has = new Set(rule.condition.literals.map(literalKey));
+      const more = (held.get(rule.action)?.literals ?? []).filter((l) =>
+        !l.negated && l.none === undefined && l.args.length === 1 && l.args[0] < params &&
+        made.has(l.pred) && !this.#uses(rule.action).some((e) =>
+          this.traces[e.trace].steps[e.step].delta.add.some((a) => a.pred === l.pred)
+        ) && !has.has(literalKey(l))
+      );
+      if (more.length === 0) return;
+      const condition = {
+        types: rule.condition.types,
+        literals: [...rule.condition.literals, ...more],
+      };
+      const reaching = this.#reaching(rules, i);
+      const before = this.#score(rule.condition, rule.action, reaching).fires;
+      if (this.#score(condition, rule.action, reaching).fires.join() !== before.join()) return;
+      rules[i] = { ...rule, condition };
+      this.#explain?.(`policy rule ${i + 1} asks what was set up: ${this.#ruleText(rules[i])}`);
+    });
+  }
+
+  /**
    * Counts what a rule asks its holder to hold when an action uses it up
    * (see `supplies.ts`): a rule that asks only that the holder hold some
    * such thing (`carrying(m, x)`, the man goes on once he carries a
@@ -488,7 +523,7 @@ class Learner {
         for (let k = 0; k < params.length; k++) {
           for (const [usable, decl] of Object.entries(this.vocab.predicates)) {
             if (decl.params.length !== 1 || this.#static.has(usable)) continue;
-            if (!this.#addedArgs(action, usable, "remove").some((a) => a[0] === k)) continue;
+            if (!this.#changedArgs(action, usable, "remove").some((a) => a[0] === k)) continue;
             for (const [holds, h] of Object.entries(this.vocab.predicates)) {
               if (h.params.length !== 2 || this.#static.has(holds)) continue;
               for (const holder of [0, 1]) {
@@ -1004,7 +1039,7 @@ class Learner {
     for (let i = 0; i < rules.length; i++) {
       const rule = rules[i];
       for (const [goal, pred] of achieved) {
-        for (const args of this.#addedArgs(rule.action, pred)) {
+        for (const args of this.#changedArgs(rule.action, pred)) {
           const asks = (l: Literal) =>
             l.pred === goal && !l.negated && l.args.every((a, k) => a === args[k]);
           const not = { pred, args, negated: true };
@@ -1281,7 +1316,7 @@ class Learner {
    * `side` "remove", removed) in every demonstrated use (`[1]` of
    * `fly(from, to)`, which adds `visited(to)`).
    */
-  #addedArgs(action: string, pred: string, side: "add" | "remove" = "add"): number[][] {
+  #changedArgs(action: string, pred: string, side: "add" | "remove" = "add"): number[][] {
     const uses = this.#uses(action);
     if (uses.length === 0) return [];
     const stepOf = (e: PolicyExample) => this.traces[e.trace].steps[e.step];
@@ -1360,7 +1395,7 @@ class Learner {
           movedArgument(m).pred === pred && m.steps.some((s) => s.action === rule.action)
         );
         if (moves || this.#chains.some((c) => c.pred === pred)) continue;
-        for (const args of this.#addedArgs(rule.action, pred, "remove")) {
+        for (const args of this.#changedArgs(rule.action, pred, "remove")) {
           const undid = uses.some((e) =>
             e.state.has({ pred: goal, args: args.map((a) => e.args[a]) })
           );

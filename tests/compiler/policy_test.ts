@@ -1416,3 +1416,53 @@ Deno.test("a pilgrim learned from one shrine takes as many candles along as shri
   // Six steps, three candles, three lights.
   assert.equal(r.actions, 12);
 });
+
+/** A rig turns its mount; one lens at a time has power; a lens is set against its mark, then shoots. */
+const RIG_DOMAIN = `
+(define (domain rigs)
+  (:requirements :strips :typing :negative-preconditions)
+  (:types rig view lens)
+  (:predicates (fitted ?l - lens ?r - rig) (facing ?r - rig ?v - view) (spare ?r - rig)
+    (live ?l - lens) (set ?l - lens) (mark ?l - lens ?v - view) (shot ?v - view))
+  (:action turn :parameters (?r - rig ?to - view ?from - view)
+    :precondition (and (facing ?r ?from) (not (facing ?r ?to)))
+    :effect (and (facing ?r ?to) (not (facing ?r ?from))))
+  (:action power :parameters (?l - lens ?r - rig)
+    :precondition (and (fitted ?l ?r) (spare ?r))
+    :effect (and (live ?l) (not (spare ?r))))
+  (:action align :parameters (?r - rig ?l - lens ?v - view)
+    :precondition (and (fitted ?l ?r) (mark ?l ?v) (facing ?r ?v) (live ?l))
+    :effect (set ?l))
+  (:action shoot :parameters (?r - rig ?v - view ?l - lens)
+    :precondition (and (set ?l) (fitted ?l ?r) (live ?l) (facing ?r ?v))
+    :effect (shot ?v)))
+`;
+
+/** One rig facing v0, lenses with their marks, the views to shoot. */
+function rigProblem(name: string, [views, marks, shots]: [number, number[], number[]]): string {
+  const v = (i: number) => `v${i}`;
+  return `(define (problem ${name}) (:domain rigs)
+  (:objects r - rig ${Array.from({ length: views }, (_, i) => v(i)).join(" ")} - view ${
+    marks.map((_, i) => `l${i}`).join(" ")
+  } - lens)
+  (:init (facing r v0) (spare r) ${
+    marks.map((m, i) => `(fitted l${i} r) (mark l${i} ${v(m)})`).join(" ")
+  })
+  (:goal (and ${shots.map((s) => `(shot ${v(s)})`).join(" ")})))`;
+}
+
+Deno.test("a rule asks what another action set up at every use: a rig aligns only the lens it powered", async () => {
+  const kit = kitOf("rigs", RIG_DOMAIN, {
+    p1: [2, [0], [1]],
+    p2: [3, [1], [2]],
+    p3: [2, [1], [0]],
+    // Three lenses, one powered: the others' marks are no reason to turn.
+    three: [5, [1, 2, 3], [4]],
+  }, rigProblem);
+  const { results } = await induceAndRun(kit, ["rigs/p1", "rigs/p2", "rigs/p3"], ["rigs/three"]);
+  const [r] = results;
+  assert.ok(r.success, r.stop);
+  assert.equal(r.invalidActions, 0);
+  // Power, turn to the lens's mark, align, turn to the view, shoot.
+  assert.equal(r.actions, 5);
+});

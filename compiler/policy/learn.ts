@@ -435,9 +435,7 @@ class Learner {
       const more = (held.get(rule.action)?.literals ?? []).filter((l) =>
         !l.negated && l.none === undefined && l.args.length === 1 && l.args[0] < params &&
         made.has(l.pred) && !this.#uses(rule.action).some((e) =>
-          this.traces[e.trace].steps[e.step].delta.add.some((a) =>
-            a.pred === l.pred
-          )
+          this.traces[e.trace].steps[e.step].delta.add.some((a) => a.pred === l.pred)
         ) && !has.has(literalKey(l))
       );
       if (more.length === 0) return;
@@ -1117,23 +1115,16 @@ class Learner {
     if (moves.size === 0) return;
     for (let j = 0; j < rules.length; j++) {
       const rule = rules[j];
-      // Only rules that take demonstrated decisions where they stand (a
-      // copy for what the goal asks, before its rule, takes its rule's): a
-      // copy for objects no demonstration showed stays a fallback, after
-      // the moves.
-      if (moves.has(rule.action) || this.#seeking.has(rule)) continue;
-      const taken = rule.covers ||
-        this.#score(rule.condition, rule.action, this.#reaching(rules, j)).pos.length;
-      if (taken === 0) continue;
+      // Only rules that took demonstrated decisions: a copy for objects no
+      // demonstration showed stays a fallback, after the moves.
+      if (moves.has(rule.action) || this.#seeking.has(rule) || rule.covers === 0) continue;
       // And only for what the goal asks of its objects (a load of the car
       // the goal wants elsewhere), not what makes something new (a
       // sandwich made before the tray moves on, and then another).
       const params = this.vocab.actions[rule.action].params.length;
       const forGoal = rule.condition.literals.some((l) =>
-        !l.negated && this.#goalPreds.includes(l.pred) && l.args.some((a) =>
-          a < params
-        )
-      ) || this.#achievesGoal(rule.action);
+        !l.negated && this.#goalPreds.includes(l.pred) && l.args.some((a) => a < params)
+      );
       // Or it takes up what lies where the mover stands: before the first
       // move it can go before (not one that goes on with enough in hand).
       const takesUp = !forGoal && this.#takesUp(rule.action);
@@ -1142,7 +1133,7 @@ class Learner {
       for (let i = 0; i < j; i++) {
         if (!moves.has(rules[i].action)) continue;
         const scored = this.#score(rule.condition, rule.action, this.#reaching(rest, i));
-        if (scored.neg.length > 0 || scored.pos.length < taken) {
+        if (scored.neg.length > 0 || scored.pos.length < rule.covers) {
           if (takesUp) continue;
           break;
         }
@@ -1152,22 +1143,6 @@ class Learner {
         break;
       }
     }
-  }
-
-  /**
-   * Whether every demonstrated use of `action` made true an atom the goal
-   * asked for (an image the goal wants, taken where the satellite points).
-   */
-  #achievesGoal(action: string): boolean {
-    const uses = this.#uses(action);
-    const goalOf = new Map([...this.#achievedBy].map(([goal, pred]) => [pred, goal]));
-    return uses.length > 0 &&
-      uses.every((e) =>
-        this.traces[e.trace].steps[e.step].delta.add.some((a) => {
-          const goal = goalOf.get(a.pred);
-          return goal !== undefined && e.state.has({ pred: goal, args: a.args });
-        })
-      );
   }
 
   /**

@@ -338,6 +338,7 @@ class Learner {
     remaining = this.#cover(rules, remaining, starts);
     this.#dropIdleGoalLiterals(rules);
     this.#askEnabled(rules, held);
+    this.#askApart(rules);
     this.#alignMoverRules(rules);
     this.#settleRules(rules);
     this.#pursueGoals(rules);
@@ -435,7 +436,9 @@ class Learner {
       const more = (held.get(rule.action)?.literals ?? []).filter((l) =>
         !l.negated && l.none === undefined && l.args.length === 1 && l.args[0] < params &&
         made.has(l.pred) && !this.#uses(rule.action).some((e) =>
-          this.traces[e.trace].steps[e.step].delta.add.some((a) => a.pred === l.pred)
+          this.traces[e.trace].steps[e.step].delta.add.some((a) =>
+            a.pred === l.pred
+          )
         ) && !has.has(literalKey(l))
       );
       if (more.length === 0) return;
@@ -448,6 +451,43 @@ class Learner {
       if (this.#score(condition, rule.action, reaching).fires.join() !== before.join()) return;
       rules[i] = { ...rule, condition };
       this.#explain?.(`policy rule ${i + 1} asks what was set up: ${this.#ruleText(rules[i])}`);
+    });
+  }
+
+  /**
+   * Adds to each rule what its action never had of one of its objects
+   * where another action of the same parameters always had it (`not
+   * no_gluten_sandwich(s)` of a `serve_sandwich`, whose gluten-free twin
+   * serves only gluten-free ones), where the rule then fires in the same
+   * demonstrated states: the property says which action, and the plain one
+   * spends no object the other needs.
+   */
+  #askApart(rules: PolicyRule[]): void {
+    const unary = Object.entries(this.vocab.predicates)
+      .filter(([p, d]) => d.params.length === 1 && !this.#static.has(p)).map(([p]) => p);
+    rules.forEach((rule, i) => {
+      const params = this.vocab.actions[rule.action].params.length;
+      const uses = this.#uses(rule.action);
+      const has = new Set(rule.condition.literals.map(literalKey));
+      const more: Literal[] = [];
+      for (const pred of unary) {
+        for (let v = 0; v < params; v++) {
+          const l = { pred, args: [v], negated: true };
+          if (has.has(literalKey(l))) continue;
+          if (!uses.every((e) => !e.state.has({ pred, args: [e.args[v]] }))) continue;
+          if (this.#tellsApart(rule.action, l)) more.push(l);
+        }
+      }
+      if (more.length === 0) return;
+      const condition = {
+        types: rule.condition.types,
+        literals: [...rule.condition.literals, ...more],
+      };
+      const reaching = this.#reaching(rules, i);
+      const before = this.#score(rule.condition, rule.action, reaching).fires;
+      if (this.#score(condition, rule.action, reaching).fires.join() !== before.join()) return;
+      rules[i] = { ...rule, condition };
+      this.#explain?.(`policy rule ${i + 1} keeps apart: ${this.#ruleText(rules[i])}`);
     });
   }
 
@@ -1115,16 +1155,23 @@ class Learner {
     if (moves.size === 0) return;
     for (let j = 0; j < rules.length; j++) {
       const rule = rules[j];
-      // Only rules that took demonstrated decisions: a copy for objects no
-      // demonstration showed stays a fallback, after the moves.
-      if (moves.has(rule.action) || this.#seeking.has(rule) || rule.covers === 0) continue;
+      // Only rules that take demonstrated decisions where they stand (a
+      // copy for what the goal asks, before its rule, takes its rule's): a
+      // copy for objects no demonstration showed stays a fallback, after
+      // the moves.
+      if (moves.has(rule.action) || this.#seeking.has(rule)) continue;
+      const taken = rule.covers ||
+        this.#score(rule.condition, rule.action, this.#reaching(rules, j)).pos.length;
+      if (taken === 0) continue;
       // And only for what the goal asks of its objects (a load of the car
       // the goal wants elsewhere), not what makes something new (a
       // sandwich made before the tray moves on, and then another).
       const params = this.vocab.actions[rule.action].params.length;
       const forGoal = rule.condition.literals.some((l) =>
-        !l.negated && this.#goalPreds.includes(l.pred) && l.args.some((a) => a < params)
-      );
+        !l.negated && this.#goalPreds.includes(l.pred) && l.args.some((a) =>
+          a < params
+        )
+      ) || this.#achievesGoal(rule.action);
       // Or it takes up what lies where the mover stands: before the first
       // move it can go before (not one that goes on with enough in hand).
       const takesUp = !forGoal && this.#takesUp(rule.action);
@@ -1133,7 +1180,7 @@ class Learner {
       for (let i = 0; i < j; i++) {
         if (!moves.has(rules[i].action)) continue;
         const scored = this.#score(rule.condition, rule.action, this.#reaching(rest, i));
-        if (scored.neg.length > 0 || scored.pos.length < rule.covers) {
+        if (scored.neg.length > 0 || scored.pos.length < taken) {
           if (takesUp) continue;
           break;
         }
@@ -1143,6 +1190,22 @@ class Learner {
         break;
       }
     }
+  }
+
+  /**
+   * Whether every demonstrated use of `action` made true an atom the goal
+   * asked for (an image the goal wants, taken where the satellite points).
+   */
+  #achievesGoal(action: string): boolean {
+    const uses = this.#uses(action);
+    const goalOf = new Map([...this.#achievedBy].map(([goal, pred]) => [pred, goal]));
+    return uses.length > 0 &&
+      uses.every((e) =>
+        this.traces[e.trace].steps[e.step].delta.add.some((a) => {
+          const goal = goalOf.get(a.pred);
+          return goal !== undefined && e.state.has({ pred: goal, args: a.args });
+        })
+      );
   }
 
   /**

@@ -1438,31 +1438,102 @@ const RIG_DOMAIN = `
     :effect (shot ?v)))
 `;
 
-/** One rig facing v0, lenses with their marks, the views to shoot. */
-function rigProblem(name: string, [views, marks, shots]: [number, number[], number[]]): string {
+/** Rigs facing v0, each with its lenses' marks, and the views to shoot. */
+function rigProblem(name: string, [views, rigs, shots]: [number, number[][], number[]]): string {
   const v = (i: number) => `v${i}`;
+  const lenses = rigs.flatMap((marks, r) =>
+    marks.map((m, i) => ({ rig: `r${r}`, lens: `l${r}${i}`, m }))
+  );
   return `(define (problem ${name}) (:domain rigs)
-  (:objects r - rig ${Array.from({ length: views }, (_, i) => v(i)).join(" ")} - view ${
-    marks.map((_, i) => `l${i}`).join(" ")
-  } - lens)
-  (:init (facing r v0) (spare r) ${
-    marks.map((m, i) => `(fitted l${i} r) (mark l${i} ${v(m)})`).join(" ")
+  (:objects ${rigs.map((_, r) => `r${r}`).join(" ")} - rig ${
+    Array.from({ length: views }, (_, i) => v(i)).join(" ")
+  } - view ${lenses.map((l) => l.lens).join(" ")} - lens)
+  (:init ${rigs.map((_, r) => `(facing r${r} v0) (spare r${r})`).join(" ")} ${
+    lenses.map((l) => `(fitted ${l.lens} ${l.rig}) (mark ${l.lens} ${v(l.m)})`).join(" ")
   })
   (:goal (and ${shots.map((s) => `(shot ${v(s)})`).join(" ")})))`;
 }
 
-Deno.test("a rule asks what another action set up at every use: a rig aligns only the lens it powered", async () => {
+Deno.test("a rig aligns only the lens it powered (what another action set up), and shoots a view before another rig turns to it", async () => {
   const kit = kitOf("rigs", RIG_DOMAIN, {
-    p1: [2, [0], [1]],
-    p2: [3, [1], [2]],
-    p3: [2, [1], [0]],
+    p1: [2, [[0]], [1]],
+    p2: [3, [[1]], [2]],
+    p3: [2, [[1]], [0]],
     // Three lenses, one powered: the others' marks are no reason to turn.
-    three: [5, [1, 2, 3], [4]],
+    three: [5, [[1, 2, 3]], [4]],
   }, rigProblem);
-  const { results } = await induceAndRun(kit, ["rigs/p1", "rigs/p2", "rigs/p3"], ["rigs/three"]);
+  const { results, policy } = await induceAndRun(kit, ["rigs/p1", "rigs/p2", "rigs/p3"], [
+    "rigs/three",
+  ]);
+  const [three] = results;
+  assert.ok(three.success, three.stop);
+  assert.equal(three.invalidActions, 0);
+  // Power, turn to the lens's mark, align, turn to the view, shoot.
+  assert.equal(three.actions, 5);
+  // A view the goal asks for is shot where a rig faces it before any rig
+  // turns toward one: another rig would turn to it too.
+  const docs = [...policy.matchAll(/"doc":"Rule \d+: (\w+)\(([^"]*)"/g)];
+  const shoot = docs.findIndex(([, action]) => action === "shoot");
+  const turn = docs.findIndex(([, action, rest]) =>
+    action === "turn" && /goal_shot\(to\)/.test(rest)
+  );
+  assert.ok(shoot >= 0 && turn >= 0 && shoot < turn, `shoot at ${shoot}, turn at ${turn}`);
+});
+
+/** Dishes cooked plain or vegan; plain guests eat plain dishes, picky guests vegan ones. */
+const GUEST_DOMAIN = `
+(define (domain guests)
+  (:requirements :strips :typing)
+  (:types dish guest)
+  (:predicates (raw ?d - dish) (ready ?d - dish) (vegan ?d - dish) (hungry ?g - guest)
+    (picky ?g - guest) (plain ?g - guest) (fed ?g - guest))
+  (:action cook :parameters (?d - dish)
+    :precondition (raw ?d) :effect (and (not (raw ?d)) (ready ?d)))
+  (:action cook_vegan :parameters (?d - dish)
+    :precondition (raw ?d) :effect (and (not (raw ?d)) (ready ?d) (vegan ?d)))
+  (:action convince :parameters (?g - guest)
+    :precondition (plain ?g) :effect (and (not (plain ?g)) (picky ?g)))
+  (:action serve :parameters (?d - dish ?g - guest)
+    :precondition (and (ready ?d) (hungry ?g) (plain ?g))
+    :effect (and (not (ready ?d)) (not (hungry ?g)) (fed ?g)))
+  (:action serve_vegan :parameters (?d - dish ?g - guest)
+    :precondition (and (ready ?d) (vegan ?d) (hungry ?g) (picky ?g))
+    :effect (and (not (ready ?d)) (not (hungry ?g)) (fed ?g))))
+`;
+
+/** Raw dishes, plain guests, picky guests, and ready vegan dishes. */
+function guestProblem(name: string, [raw, plain, picky, vegan]: number[]): string {
+  const dishes = [...Array(raw).keys()].map((i) => `d${i}`);
+  const ready = [...Array(vegan).keys()].map((i) => `v${i}`);
+  const guests = [
+    ...[...Array(plain).keys()].map((i) => ({ g: `a${i}`, kind: "plain" })),
+    ...[...Array(picky).keys()].map((i) => ({ g: `b${i}`, kind: "picky" })),
+  ];
+  return `(define (problem ${name}) (:domain guests)
+  (:objects ${[...dishes, ...ready].join(" ")} - dish ${guests.map((x) => x.g).join(" ")} - guest)
+  (:init ${dishes.map((d) => `(raw ${d})`).join(" ")} ${
+    ready.map((d) => `(ready ${d}) (vegan ${d})`).join(" ")
+  } ${guests.map((x) => `(hungry ${x.g}) (${x.kind} ${x.g})`).join(" ")})
+  (:goal (and ${guests.map((x) => `(fed ${x.g})`).join(" ")})))`;
+}
+
+Deno.test("a plain serve never takes a vegan dish: what its twin action always had keeps the two apart", async () => {
+  const kit = kitOf("guests", GUEST_DOMAIN, {
+    p1: [1, 1, 0, 0],
+    p2: [1, 0, 1, 0],
+    p3: [2, 1, 1, 0],
+    // A vegan dish ready at the start: it is the picky guest's.
+    ready: [1, 1, 1, 1],
+  }, guestProblem);
+  const { results, policy } = await induceAndRun(kit, ["guests/p1", "guests/p2", "guests/p3"], [
+    "guests/ready",
+  ]);
+  const serves = [...policy.matchAll(/"doc":"Rule \d+: serve\(([^"]*)"/g)].map(([, rest]) => rest);
+  assert.ok(
+    serves.length > 0 && serves.every((rest) => /not vegan\(d\)/.test(rest)),
+    serves.join("\n"),
+  );
   const [r] = results;
   assert.ok(r.success, r.stop);
-  assert.equal(r.invalidActions, 0);
-  // Power, turn to the lens's mark, align, turn to the view, shoot.
-  assert.equal(r.actions, 5);
+  assert.equal(r.plannedActions, 0);
 });

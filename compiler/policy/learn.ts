@@ -441,17 +441,27 @@ class Learner {
           )
         ) && !has.has(literalKey(l))
       );
-      if (more.length === 0) return;
-      const condition = {
-        types: rule.condition.types,
-        literals: [...rule.condition.literals, ...more],
-      };
-      const reaching = this.#reaching(rules, i);
-      const before = this.#score(rule.condition, rule.action, reaching).fires;
-      if (this.#score(condition, rule.action, reaching).fires.join() !== before.join()) return;
-      rules[i] = { ...rule, condition };
-      this.#explain?.(`policy rule ${i + 1} asks what was set up: ${this.#ruleText(rules[i])}`);
+      this.#askMore(rules, i, more, "asks what was set up");
     });
+  }
+
+  /**
+   * Adds `more` literals to rule `i` where it then fires in the same
+   * demonstrated states it is reached in (so every rule after it sees the
+   * states it saw); says so with `why`.
+   */
+  #askMore(rules: PolicyRule[], i: number, more: readonly Literal[], why: string): void {
+    if (more.length === 0) return;
+    const rule = rules[i];
+    const condition = {
+      types: rule.condition.types,
+      literals: [...rule.condition.literals, ...more],
+    };
+    const reaching = this.#reaching(rules, i);
+    const before = this.#score(rule.condition, rule.action, reaching).fires;
+    if (this.#score(condition, rule.action, reaching).fires.join() !== before.join()) return;
+    rules[i] = { ...rule, condition };
+    this.#explain?.(`policy rule ${i + 1} ${why}: ${this.#ruleText(rules[i])}`);
   }
 
   /**
@@ -478,16 +488,7 @@ class Learner {
           if (this.#tellsApart(rule.action, l)) more.push(l);
         }
       }
-      if (more.length === 0) return;
-      const condition = {
-        types: rule.condition.types,
-        literals: [...rule.condition.literals, ...more],
-      };
-      const reaching = this.#reaching(rules, i);
-      const before = this.#score(rule.condition, rule.action, reaching).fires;
-      if (this.#score(condition, rule.action, reaching).fires.join() !== before.join()) return;
-      rules[i] = { ...rule, condition };
-      this.#explain?.(`policy rule ${i + 1} keeps apart: ${this.#ruleText(rules[i])}`);
+      this.#askMore(rules, i, more, "keeps apart");
     });
   }
 

@@ -433,13 +433,15 @@ class Learner {
     rules.forEach((rule, i) => {
       const params = this.vocab.actions[rule.action].params.length;
       const has = new Set(rule.condition.literals.map(literalKey));
+      // What the action makes itself is no one else's setting up.
+      const own = new Set(
+        this.#uses(rule.action).flatMap((e) =>
+          this.traces[e.trace].steps[e.step].delta.add.map((a) => a.pred)
+        ),
+      );
       const more = (held.get(rule.action)?.literals ?? []).filter((l) =>
         !l.negated && l.none === undefined && l.args.length === 1 && l.args[0] < params &&
-        made.has(l.pred) && !this.#uses(rule.action).some((e) =>
-          this.traces[e.trace].steps[e.step].delta.add.some((a) =>
-            a.pred === l.pred
-          )
-        ) && !has.has(literalKey(l))
+        made.has(l.pred) && !own.has(l.pred) && !has.has(literalKey(l))
       );
       this.#askMore(rules, i, more, "asks what was set up");
     });
@@ -452,16 +454,28 @@ class Learner {
    */
   #askMore(rules: PolicyRule[], i: number, more: readonly Literal[], why: string): void {
     if (more.length === 0) return;
+    const { condition } = rules[i];
+    this.#rewrite(rules, i, {
+      types: condition.types,
+      literals: [...condition.literals, ...more],
+    }, why);
+  }
+
+  /**
+   * Gives rule `i` `condition` instead where it then fires in the same
+   * demonstrated states it is reached in and decides none otherwise (so
+   * every rule after it sees the states it saw); says so with `why`.
+   * Returns whether it did.
+   */
+  #rewrite(rules: PolicyRule[], i: number, condition: Conjunction, why: string): boolean {
     const rule = rules[i];
-    const condition = {
-      types: rule.condition.types,
-      literals: [...rule.condition.literals, ...more],
-    };
     const reaching = this.#reaching(rules, i);
-    const before = this.#score(rule.condition, rule.action, reaching).fires;
-    if (this.#score(condition, rule.action, reaching).fires.join() !== before.join()) return;
+    const before = this.#score(rule.condition, rule.action, reaching);
+    const after = this.#score(condition, rule.action, reaching);
+    if (after.neg.length > 0 || after.fires.join() !== before.fires.join()) return false;
     rules[i] = { ...rule, condition };
     this.#explain?.(`policy rule ${i + 1} ${why}: ${this.#ruleText(rules[i])}`);
+    return true;
   }
 
   /**
@@ -530,13 +544,7 @@ class Learner {
             types: types.filter((_, v) => v !== x),
             literals: [...kept, { pred, args: [h > x ? h - 1 : h], negated: false }],
           };
-          const reaching = this.#reaching(rules, i);
-          const before = this.#score(rule.condition, rule.action, reaching);
-          const after = this.#score(condition, rule.action, reaching);
-          if (after.neg.length > 0 || after.fires.join() !== before.fires.join()) continue;
-          rules[i] = { ...rule, condition };
-          this.#explain?.(`policy rule ${i + 1} counts: ${this.#ruleText(rules[i])}`);
-          break;
+          if (this.#rewrite(rules, i, condition, "counts")) break;
         }
       });
     });
@@ -561,10 +569,17 @@ class Learner {
           return add.some((a) => a.pred === pred && e.state.has({ pred: goal, args: a.args }));
         });
         if (!asked) continue;
+        // The one-argument properties the action took away, with the
+        // parameter it took each from.
+        const usedUp = Object.entries(this.vocab.predicates)
+          .filter(([p, d]) => d.params.length === 1 && !this.#static.has(p))
+          .map(([p]) => ({
+            usable: p,
+            from: this.#changedArgs(action, p, "remove").map(([k]) => k),
+          }));
         for (let k = 0; k < params.length; k++) {
-          for (const [usable, decl] of Object.entries(this.vocab.predicates)) {
-            if (decl.params.length !== 1 || this.#static.has(usable)) continue;
-            if (!this.#changedArgs(action, usable, "remove").some((a) => a[0] === k)) continue;
+          for (const { usable, from } of usedUp) {
+            if (!from.includes(k)) continue;
             for (const [holds, h] of Object.entries(this.vocab.predicates)) {
               if (h.params.length !== 2 || this.#static.has(holds)) continue;
               for (const holder of [0, 1]) {

@@ -12,6 +12,7 @@
  * @module
  */
 import { compileTraces } from "../compiler/compile.ts";
+import { describeExploration, exploreUnusedActions } from "../compiler/explore_actions.ts";
 import { loadPddlKit } from "../environments/pddl/load.ts";
 import { type EnvironmentKit, withEnvOptions } from "../runtime/environment.ts";
 import type { EpisodeRecord, Evaluation } from "../runtime/eval/evaluate.ts";
@@ -247,7 +248,13 @@ export async function benchDomain(
       } actions; inducing`,
     );
     const started = performance.now();
-    const compiled = compileTraces(traces, withEnvOptions(train, rules), { policy: true });
+    // What no demonstration did, tried in the demonstrations' problems.
+    const explored = await exploreUnusedActions(train, traces, { envOptions: rules });
+    if (explored.actions.length > 0) progress(describeExploration(explored));
+    const compiled = compileTraces(traces, withEnvOptions(train, rules), {
+      policy: true,
+      explored: explored.traces,
+    });
     row.induction_seconds = (performance.now() - started) / 1000;
     row.skills = compiled.skills.length;
     progress(

@@ -8,6 +8,11 @@ import type { Trace } from "../dsl/trace.ts";
 import { readTraces } from "../compiler/trace_io.ts";
 import type { Induction } from "../compiler/induce.ts";
 import { compileTraces, writeCompiledLibrary } from "../compiler/compile.ts";
+import {
+  describeExploration,
+  type Exploration,
+  exploreUnusedActions,
+} from "../compiler/explore_actions.ts";
 import { describeProgram } from "../compiler/task_program.ts";
 import type { TaskTemplate } from "../runtime/store/task_template.ts";
 import { localKit } from "../environments/remote/kit.ts";
@@ -89,6 +94,12 @@ ${LLM_HELP}
                       with every demonstrated decision, then a few that
                       decide some otherwise for the decisions left) and
                       make it the task's program
+  --explore <n>       builtin: before compiling, try each action no
+                      demonstration used in the demonstrations' own problems,
+                      up to n accepted uses each (0: none, the default); the
+                      action model learns what they do, so look-ahead can
+                      use them where the skills are stuck (a block unstacked
+                      when every demonstration's blocks stood on the table)
   --overwrite         replace an existing library instead of adding a version
   --explain           print every operator application and why it was accepted
   --json              print the summary as one JSON object
@@ -114,6 +125,7 @@ export async function main(args: string[]): Promise<number> {
     "no-crossover": { type: "boolean" },
     linear: { type: "boolean" },
     policy: { type: "boolean" },
+    explore: { type: "string" },
     overwrite: { type: "boolean" },
     explain: { type: "boolean" },
     json: { type: "boolean" },
@@ -143,6 +155,15 @@ export async function main(args: string[]): Promise<number> {
   const progress = (line: string) => {
     if (!flags.json) console.error(line);
   };
+  const explore = flags.explore === undefined ? 0 : Number(flags.explore);
+  if (!Number.isInteger(explore) || explore < 0) {
+    throw new UsageError(`--explore must be a whole number >= 0, got "${flags.explore}"`);
+  }
+  if (explore > 0 && flags.traces !== "builtin") {
+    throw new UsageError(
+      "--explore needs --traces builtin: exploring resets the demonstrations' own problems",
+    );
+  }
   const started = performance.now();
 
   progress(`Reading traces from ${flags.traces}...`);
@@ -189,8 +210,15 @@ export async function main(args: string[]): Promise<number> {
       progress(`  no proposal accepted (${proposal.error}); landmarks derived from the traces`);
     }
   }
+  let explored: Exploration | undefined;
+  if (explore > 0) {
+    progress("Exploring the actions no demonstration used...");
+    explored = await exploreUnusedActions(localKit(kit), traces, { envOptions, uses: explore });
+    progress(`  ${describeExploration(explored)}`);
+  }
   progress(`Inducing skills from ${traces.length} traces...`);
   let compiled = compileTraces(traces, inducing, {
+    ...(explored ? { explored: explored.traces } : {}),
     lambda,
     crossover: !flags["no-crossover"],
     linear: flags.linear,

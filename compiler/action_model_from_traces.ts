@@ -50,12 +50,20 @@ export function learnActionModelFromTraces(
   return learnFrom(transitionsOf(traces, kit), kit);
 }
 
-/** {@linkcode learnActionModelFromTraces} for traces already grounded. */
+/**
+ * {@linkcode learnActionModelFromTraces} for traces already grounded, and
+ * the last step of each explored trace (a demonstration's prefix, then an
+ * action tried: see `explore_actions.ts`) as well.
+ */
 export function learnActionModelFromGrounded(
   grounded: readonly GroundedTrace[],
   kit: EnvironmentKit,
+  explored: readonly Trace[] = [],
 ): ActionModel {
-  return learnFrom(transitionsOfGrounded(grounded), kit);
+  const tried = explored.flatMap((t) =>
+    transitionsOfGrounded([groundTrace(t, kit.grounder())]).slice(-1)
+  );
+  return learnFrom([...transitionsOfGrounded(grounded), ...tried], kit);
 }
 
 function learnFrom(transitions: Transition[], kit: EnvironmentKit): ActionModel {

@@ -28,6 +28,12 @@ export interface CompileOptions extends InduceOptions {
    * it the task's program. @default false
    */
   policy?: boolean;
+  /**
+   * Uses of actions no demonstration used, tried in the demonstrations'
+   * problems (`exploreUnusedActions`): the action model learns from them
+   * too; skills, templates and policies do not.
+   */
+  explored?: readonly Trace[];
 }
 
 /** A compiled library, in memory. */
@@ -65,12 +71,15 @@ export function compileTraces(
   options: CompileOptions = {},
 ): CompiledLibrary {
   const started = performance.now();
-  const { explainTemplates, policy, ...induceOptions } = options;
+  const { explainTemplates, policy, explored, ...induceOptions } = options;
   // Grounded and segmented once, for the skills and the task templates.
   const segmented = induceOptions.segmented ?? segmentGroups(traces, kit);
-  const actionModel = learnActionModelFromGrounded(segmented.grounded, kit);
+  const demonstrated = learnActionModelFromGrounded(segmented.grounded, kit);
+  const actionModel = explored?.length
+    ? learnActionModelFromGrounded(segmented.grounded, kit, explored)
+    : demonstrated;
   const induction = induceSkills(traces, kit, {
-    actionRelations: actionRelations(actionModel, kit.vocabulary),
+    actionRelations: actionRelations(demonstrated, kit.vocabulary),
     ...induceOptions,
     segmented,
   });

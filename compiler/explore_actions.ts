@@ -1,0 +1,210 @@
+/**
+ * Exploring the actions no demonstration used. Three small problems may
+ * never need an action a larger one does (a block unstacked, a truck
+ * driven), and an action model learned from the demonstrations alone then
+ * knows nothing of it: no look-ahead can use it. Before compiling, the
+ * demonstrations' own problems are replayed and, in their states, such
+ * actions are tried on the objects at hand; the uses the environment
+ * accepts become short traces (the demonstration's prefix, then the tried
+ * action) that the action model learns from. Skills and policies are still
+ * induced from the demonstrations alone.
+ *
+ * @module
+ */
+import { matchAction, renderAction } from "../dsl/action.ts";
+import type { Trace, TraceStep } from "../dsl/trace.ts";
+import { subtypesOf } from "../dsl/vocabulary.ts";
+import type { Environment, EnvironmentKit } from "../runtime/environment.ts";
+import type { FactStore } from "../runtime/fact_store.ts";
+import { groundTrace } from "./ground.ts";
+
+/** Options of {@linkcode exploreUnusedActions}. */
+export interface ExploreOptions {
+  /** Options passed to `kit.create` and `kit.grounder`. @default {} */
+  envOptions?: Record<string, unknown>;
+  /** Accepted uses gathered per action. @default 8 */
+  uses?: number;
+  /** Tries per action over all states, accepted or not. @default 400 */
+  tries?: number;
+  /** Accepted uses of one action taken from one state. @default 2 */
+  usesPerState?: number;
+}
+
+/** What {@linkcode exploreUnusedActions} found. */
+export interface Exploration {
+  /** One trace per accepted use: a demonstration's prefix, then the action. */
+  traces: Trace[];
+  /** Per action no demonstration used: uses accepted and tries made. */
+  actions: { action: string; uses: number; tries: number }[];
+}
+
+/**
+ * Tries the actions no demonstration used in the demonstrations' states.
+ * Each trace's task is reset on a fresh environment and its actions
+ * replayed; at every state, each such action is tried on the typed objects
+ * the state knows, up to the budgets. An accepted use changes the state,
+ * so the task is then reset and the prefix replayed before the next try.
+ *
+ * @param kit The environment kit (it must create environments).
+ * @param traces The demonstrations; each needs the `task.id` it was reset with.
+ * @returns The accepted uses as traces and a summary per action.
+ *
+ * @example Usage
+ * ```ts ignore
+ * const explored = await exploreUnusedActions(kit, traces, { envOptions: { rules: "learned" } });
+ * const compiled = compileTraces(traces, kit, { explored: explored.traces });
+ * ```
+ */
+export async function exploreUnusedActions(
+  kit: EnvironmentKit,
+  traces: readonly Trace[],
+  options: ExploreOptions = {},
+): Promise<Exploration> {
+  const { envOptions = {}, uses = 8, tries = 400, usesPerState = 2 } = options;
+  const vocab = kit.vocabulary;
+  const grounder = kit.grounder(envOptions);
+  const used = new Set<string>();
+  for (const t of traces) {
+    for (const s of t.steps) {
+      const name = matchAction(vocab, s.action)?.action;
+      if (name !== undefined) used.add(name);
+    }
+  }
+  const unused = Object.entries(vocab.actions).filter(([name]) => !used.has(name));
+  const tally = new Map(unused.map(([name]) => [name, { uses: 0, tries: 0 }]));
+  const out: Trace[] = [];
+  const open = () => unused.some(([name]) => needs(name));
+  const needs = (name: string) => {
+    const t = tally.get(name)!;
+    return t.uses < uses && t.tries < tries;
+  };
+  for (const trace of traces) {
+    if (!open()) break;
+    if (trace.task.id === undefined) continue;
+    const task = {
+      id: trace.task.id,
+      ...(trace.task.seed !== undefined ? { seed: trace.task.seed } : {}),
+    };
+    let env: Environment = kit.create(envOptions);
+    // Back to the state after `prefix`: an accepted try changed it.
+    const restore = async (prefix: readonly TraceStep[]) => {
+      await env.close?.();
+      env = kit.create(envOptions);
+      await env.reset(task);
+      for (const s of prefix) await env.step(s.action);
+    };
+    // Tries the unused actions in the state after `prefix` (`facts`); from
+    // a state an accepted try reached, once more (what a truck loaded lets
+    // unload), then back.
+    const explore = async (prefix: TraceStep[], facts: FactStore, depth: number) => {
+      for (const [name, decl] of unused) {
+        let taken = 0;
+        for (const args of groundings(decl.params, facts, vocab)) {
+          if (!needs(name) || taken >= usesPerState) break;
+          const action = renderAction(decl, args);
+          const t = tally.get(name)!;
+          t.tries++;
+          const { observation, reward, done } = await env.step(action);
+          const g = grounder.step(facts.clone(), action, observation);
+          if (g.rejected !== undefined && !done) continue;
+          // A use that changed nothing (a truck driven where it stands)
+          // teaches no effect, and a search would try it everywhere.
+          const changed = g.delta.add.length > 0 || g.delta.remove.length > 0;
+          if (!changed && !done) continue;
+          t.uses++;
+          taken++;
+          const steps = [...prefix, { action, observation, reward, done }];
+          out.push({
+            ...trace,
+            steps,
+            success: false,
+            source: `exploration of ${name} in ${trace.task.id}`,
+          });
+          if (depth < 2 && !done && open()) {
+            const after = facts.clone();
+            after.apply(g.delta);
+            await explore(steps, after, depth + 1);
+          }
+          await restore(prefix);
+        }
+      }
+    };
+    try {
+      const grounded = groundTrace(trace, grounder);
+      await env.reset(task);
+      for (let i = 0; i <= trace.steps.length && open(); i++) {
+        await explore(trace.steps.slice(0, i), grounded.states[i], 1);
+        if (i < trace.steps.length) {
+          const { done } = await env.step(trace.steps[i].action);
+          if (done) break;
+        }
+      }
+    } finally {
+      await env.close?.();
+    }
+  }
+  return {
+    traces: out,
+    actions: unused.map(([action]) => ({ action, ...tally.get(action)! })),
+  };
+}
+
+/**
+ * The argument assignments of an action over a state's objects of each
+ * parameter's type, those whose objects the state's atoms relate first
+ * (an action mostly applies to objects that stand in relations), among
+ * equally related ones those of distinct objects first.
+ */
+function* groundings(
+  params: readonly { name: string; type: string }[],
+  facts: FactStore,
+  vocab: EnvironmentKit["vocabulary"],
+): Generator<Record<string, string>> {
+  const domains = params.map((p) => [
+    ...new Set(subtypesOf(vocab, p.type).flatMap((t) => facts.objectsOfType(t))),
+  ]);
+  if (domains.some((d) => d.length === 0)) return;
+  const tuples: string[][] = [];
+  const walk = (prefix: string[]) => {
+    if (tuples.length >= 5000) return;
+    if (prefix.length === params.length) {
+      tuples.push(prefix);
+      return;
+    }
+    for (const o of domains[prefix.length]) walk([...prefix, o]);
+  };
+  walk([]);
+  const related = (tuple: string[]) => {
+    let score = 0;
+    for (const a of facts.atoms()) {
+      const n = a.args.filter((x) => typeof x === "string" && tuple.includes(x)).length;
+      if (n >= 2) score += n;
+    }
+    return score;
+  };
+  const ranked = tuples.map((t) => ({
+    t,
+    distinct: new Set(t).size === t.length,
+    score: related(t),
+  }));
+  ranked.sort((a, b) => b.score - a.score || Number(b.distinct) - Number(a.distinct));
+  for (const { t } of ranked) yield Object.fromEntries(params.map((p, i) => [p.name, t[i]]));
+}
+
+/**
+ * One line on an exploration: each action no demonstration used, with its
+ * accepted uses and tries.
+ *
+ * @example Usage
+ * ```ts
+ * import { describeExploration } from "./explore_actions.ts";
+ * console.log(describeExploration({ traces: [], actions: [{ action: "unstack", uses: 8, tries: 30 }] }));
+ * // explored what no demonstration did: unstack accepted 8 of 30 tries
+ * ```
+ */
+export function describeExploration(exploration: Exploration): string {
+  if (exploration.actions.length === 0) return "every action was demonstrated: nothing to explore";
+  return `explored what no demonstration did: ${
+    exploration.actions.map((a) => `${a.action} accepted ${a.uses} of ${a.tries} tries`).join(", ")
+  }`;
+}

@@ -1,0 +1,134 @@
+/**
+ * Exploring the actions no demonstration used: the demonstrations' crates
+ * all stand on the floor, so none is ever lifted off another; a test
+ * problem whose crates start piled needs that action.
+ */
+import assert from "node:assert/strict";
+import { pddlKit } from "../../environments/pddl/kit.ts";
+import { generateExpertTraces } from "../../runtime/eval/expert_traces.ts";
+import { withEnvOptions } from "../../runtime/environment.ts";
+import { compileTraces } from "../../compiler/compile.ts";
+import { describeExploration, exploreUnusedActions } from "../../compiler/explore_actions.ts";
+import { compileSkills } from "../../runtime/store/library.ts";
+import { runAgent } from "../../runtime/agent/mod.ts";
+import { FactStore } from "../../runtime/fact_store.ts";
+import { drainAgent } from "../runtime/_agent_fixtures.ts";
+
+const LEARNED = { rules: "learned", observe: "changing" };
+
+const CRATES = `(define (domain crates)
+  (:requirements :strips :typing)
+  (:types crate)
+  (:predicates (floor ?c - crate) (on ?c - crate ?d - crate) (top ?c - crate) (held ?c - crate))
+  (:action grab :parameters (?c - crate)
+    :precondition (and (floor ?c) (top ?c))
+    :effect (and (held ?c) (not (floor ?c)) (not (top ?c))))
+  (:action lift :parameters (?c - crate ?d - crate)
+    :precondition (and (on ?c ?d) (top ?c))
+    :effect (and (held ?c) (top ?d) (not (on ?c ?d)) (not (top ?c))))
+  (:action drop :parameters (?c - crate)
+    :precondition (held ?c)
+    :effect (and (floor ?c) (top ?c) (not (held ?c))))
+  (:action pile :parameters (?c - crate ?d - crate)
+    :precondition (and (held ?c) (top ?d))
+    :effect (and (on ?c ?d) (top ?c) (not (held ?c)) (not (top ?d)))))`;
+
+/** Crates `piles` (each bottom first) and a goal of piles. */
+function cratesProblem(name: string, piles: string[][], goal: string[][]): string {
+  const crates = piles.flat();
+  const init: string[] = [];
+  for (const pile of piles) {
+    init.push(`(floor ${pile[0]})`, `(top ${pile[pile.length - 1]})`);
+    for (let i = 1; i < pile.length; i++) init.push(`(on ${pile[i]} ${pile[i - 1]})`);
+  }
+  const wanted = goal.flatMap((pile) => pile.slice(1).map((c, i) => `(on ${c} ${pile[i]})`));
+  return `(define (problem ${name}) (:domain crates)
+  (:objects ${crates.join(" ")} - crate)
+  (:init ${init.join(" ")})
+  (:goal (and ${wanted.join(" ")})))`;
+}
+
+const PROBLEMS: Record<string, [string[][], string[][]]> = {
+  d1: [[["a"], ["b"]], [["a", "b"]]],
+  d2: [[["a"], ["b"], ["c"]], [["a", "b", "c"]]],
+  // A pile the goal leaves alone: the expert never lifts its top crate.
+  d3: [[["a", "b", "e"], ["c"], ["d"]], [["c", "d"]]],
+  // Piled the other way round: a crate must be lifted off another.
+  t1: [[["a", "b"], ["c"]], [["c", "a"]]],
+  t2: [[["a", "b"], ["c", "d"]], [["b", "c"]]],
+};
+
+const kit = pddlKit(
+  "pddl:crates",
+  CRATES,
+  "crates.pddl",
+  Object.entries(PROBLEMS).map(([id, [piles, goal]]) => ({
+    id: `crates/${id}`,
+    file: `${id}.pddl`,
+    text: cratesProblem(id, piles, goal),
+  })),
+  {},
+);
+
+async function demonstrations() {
+  return await generateExpertTraces(kit, ["d1", "d2", "d3"].map((d) => ({ id: `crates/${d}` })), {
+    envOptions: LEARNED,
+  });
+}
+
+Deno.test("the actions no demonstration used are tried in the demonstrations' problems, and the model learns what they do", async () => {
+  const traces = await demonstrations();
+  const used = new Set(traces.flatMap((t) => t.steps.map((s) => s.action.split(" ")[0])));
+  assert.deepEqual([...used].sort(), ["grab", "pile"]);
+  const explored = await exploreUnusedActions(kit, traces, { envOptions: LEARNED });
+  assert.deepEqual(explored.actions.map((a) => a.action).sort(), ["drop", "lift"]);
+  for (const a of explored.actions) assert.ok(a.uses > 0, describeExploration(explored));
+  // Each explored trace is a demonstration's prefix and one tried action at least.
+  for (const t of explored.traces) {
+    assert.match(t.steps[t.steps.length - 1].action, /^(lift|drop) /);
+  }
+  const learned = withEnvOptions(kit, LEARNED);
+  const without = compileTraces(traces, learned, { policy: true }).actionModel;
+  const withExplored = compileTraces(traces, learned, {
+    policy: true,
+    explored: explored.traces,
+  }).actionModel;
+  const facts = new FactStore([
+    { pred: "floor", args: ["a"] },
+    { pred: "on", args: ["b", "a"] },
+    { pred: "top", args: ["b"] },
+  ], { a: "crate", b: "crate" });
+  assert.equal(without.predict(facts, "lift b a"), undefined);
+  const lifted = withExplored.predict(facts, "lift b a");
+  assert.ok(lifted?.add.some((a) => a.pred === "held" && a.args[0] === "b"));
+  assert.ok(lifted?.add.some((a) => a.pred === "top" && a.args[0] === "a"));
+});
+
+Deno.test("crates piled the other way round are unpiled with actions only exploration showed", async () => {
+  const traces = await demonstrations();
+  const explored = await exploreUnusedActions(kit, traces, { envOptions: LEARNED });
+  const learned = withEnvOptions(kit, LEARNED);
+  const solved = async (extra: typeof explored.traces) => {
+    const compiled = compileTraces(traces, learned, { policy: true, explored: extra });
+    const library = compileSkills(
+      compiled.skills.map((s) => ({ data: s, source: s.name })),
+      kit.vocabulary,
+    );
+    const out = [];
+    for (const id of ["crates/t1", "crates/t2"]) {
+      const { result } = await drainAgent(runAgent({
+        env: kit.create(LEARNED),
+        kit: learned,
+        library,
+        templates: compiled.templates,
+        actionModel: compiled.actionModel,
+        task: { id },
+        maxActions: 100,
+      }));
+      out.push(result.success);
+    }
+    return out;
+  };
+  assert.deepEqual(await solved([]), [false, false]);
+  assert.deepEqual(await solved(explored.traces), [true, true]);
+});

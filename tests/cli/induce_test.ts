@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { type CliOutput, runCli } from "./_run.ts";
+import { CRATES, cratesProblem } from "../compiler/_crates.ts";
 
 const induce = (args: string[]): Promise<CliOutput> => runCli("cli/induce.ts", args);
 
@@ -25,6 +26,14 @@ Deno.test("induce rejects missing or bad flags with exit 2", async () => {
     [
       ["--env", "textcraft", "--traces", "/no/such/traces.jsonl", "--out", "x"],
       /\/no\/such\/traces.jsonl/,
+    ],
+    [
+      ["--env", "textcraft", "--traces", "builtin", "--out", "x", "--explore=-1"],
+      /--explore must be a whole number >= 0, got "-1"/,
+    ],
+    [
+      ["--env", "textcraft", "--traces", "deno.json", "--out", "x", "--explore", "3"],
+      /--explore needs --traces builtin/,
     ],
     [
       ["--env", "textcraft", "--traces", "builtin", "--out", "deno.json"],
@@ -148,4 +157,40 @@ Deno.test("run-skill --hone runs the agent on a library and reports what honing 
   const history = (await Deno.readTextFile(`${dir}/lib/history.jsonl`)).trim().split("\n");
   const index = JSON.parse(await Deno.readTextFile(`${dir}/lib/index.json`));
   assert.equal(index.version, history.length);
+});
+
+Deno.test("induce --explore tries the actions no demonstration used and the library's model knows them", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.mkdir(`${dir}/problems`);
+  await Deno.writeTextFile(`${dir}/crates.pddl`, CRATES);
+  // Every crate starts on the floor: no demonstration lifts or drops one.
+  await Deno.writeTextFile(
+    `${dir}/problems/p1.pddl`,
+    cratesProblem("p1", [["a", "b", "e"], ["c"], ["d"]], [["c", "d"]]),
+  );
+  await Deno.writeTextFile(
+    `${dir}/problems/p2.pddl`,
+    cratesProblem("p2", [["a"], ["b"], ["c"]], [["a", "b", "c"]]),
+  );
+  const args = [
+    "--env",
+    `pddl:${dir}/crates.pddl`,
+    "--traces",
+    "builtin",
+    "--count",
+    "2",
+    "--env-options",
+    '{"rules": "learned"}',
+  ];
+  const plain = await induce([...args, "--out", `${dir}/plain`]);
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.doesNotMatch(plain.stderr, /explor/i);
+  const r = await induce([...args, "--explore", "4", "--out", `${dir}/lib`]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /explored what no demonstration did: lift accepted [1-4] of \d+ tries/);
+  assert.match(r.stderr, /drop accepted [1-4] of \d+ tries/);
+  const model = (path: string) =>
+    JSON.parse(Deno.readTextFileSync(`${path}/action_model.json`)).actions;
+  assert.equal(model(`${dir}/plain`).lift?.successes ?? 0, 0);
+  assert.ok(model(`${dir}/lib`).lift.successes > 0);
 });

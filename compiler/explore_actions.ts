@@ -78,13 +78,25 @@ export async function exploreUnusedActions(
     const t = tally.get(name)!;
     return t.uses < uses && t.tries < tries;
   };
-  for (const trace of traces) {
-    if (!open()) break;
-    if (trace.task.id === undefined) continue;
-    const task = {
-      id: trace.task.id,
-      ...(trace.task.seed !== undefined ? { seed: trace.task.seed } : {}),
-    };
+  const demonstrated = Object.entries(vocab.actions).filter(([name]) => used.has(name));
+  const aside = { sends: 0 };
+  // First the demonstrations' states; then, for an action no try was
+  // accepted for, the states one demonstrated action off them (a block
+  // stacked elsewhere than the plan did, to be unstacked).
+  for (const offPlan of [false, true]) {
+    for (const trace of traces) {
+      if (!open() || trace.task.id === undefined) continue;
+      if (offPlan && !unused.some(([name]) => tally.get(name)!.uses === 0 && needs(name))) break;
+      await walk(trace, trace.task.id, offPlan);
+    }
+  }
+  return {
+    traces: out,
+    actions: unused.map(([action]) => ({ action, ...tally.get(action)! })),
+  };
+
+  async function walk(trace: Trace, id: string, offPlan: boolean): Promise<void> {
+    const task = { id, ...(trace.task.seed !== undefined ? { seed: trace.task.seed } : {}) };
     let env: Environment = kit.create(envOptions);
     // Back to the state after `prefix`: an accepted try changed it.
     const restore = async (prefix: readonly TraceStep[]) => {
@@ -93,37 +105,60 @@ export async function exploreUnusedActions(
       await env.reset(task);
       for (const s of prefix) await env.step(s.action);
     };
-    // Tries the unused actions in the state after `prefix` (`facts`); from
-    // a state an accepted try reached, once more (what a truck loaded lets
+    // Sends `action` in the state after `prefix` (`facts`): the step and
+    // the state after it when the environment accepted it and it changed
+    // something (a truck driven where it stands teaches no effect, and a
+    // search would try it everywhere).
+    const send = async (prefix: readonly TraceStep[], facts: FactStore, action: string) => {
+      const { observation, reward, done } = await env.step(action);
+      const g = grounder.step(facts.clone(), action, observation);
+      if (g.rejected !== undefined && !done) return undefined;
+      if (g.delta.add.length === 0 && g.delta.remove.length === 0 && !done) return undefined;
+      const after = facts.clone();
+      after.apply(g.delta);
+      return { steps: [...prefix, { action, observation, reward, done }], after, done };
+    };
+    // Tries the unused actions in the state after `prefix`; from a state
+    // an accepted try reached, once more (what a truck loaded lets
     // unload), then back.
     const explore = async (prefix: TraceStep[], facts: FactStore, depth: number) => {
       for (const [name, decl] of unused) {
         let taken = 0;
         for (const args of groundings(decl.params, facts, vocab)) {
           if (!needs(name) || taken >= usesPerState) break;
-          const action = renderAction(decl, args);
-          const t = tally.get(name)!;
-          t.tries++;
-          const { observation, reward, done } = await env.step(action);
-          const g = grounder.step(facts.clone(), action, observation);
-          if (g.rejected !== undefined && !done) continue;
-          // A use that changed nothing (a truck driven where it stands)
-          // teaches no effect, and a search would try it everywhere.
-          const changed = g.delta.add.length > 0 || g.delta.remove.length > 0;
-          if (!changed && !done) continue;
-          t.uses++;
+          tally.get(name)!.tries++;
+          const sent = await send(prefix, facts, renderAction(decl, args));
+          if (!sent) continue;
+          tally.get(name)!.uses++;
           taken++;
-          const steps = [...prefix, { action, observation, reward, done }];
           out.push({
             ...trace,
-            steps,
+            steps: sent.steps,
             success: false,
-            source: `exploration of ${name} in ${trace.task.id}`,
+            source: `exploration of ${name} in ${id}`,
           });
-          if (depth < 2 && !done && open()) {
-            const after = facts.clone();
-            after.apply(g.delta);
-            await explore(steps, after, depth + 1);
+          if (depth < 2 && !sent.done && open()) await explore(sent.steps, sent.after, depth + 1);
+          await restore(prefix);
+        }
+      }
+    };
+    // Demonstrated actions other than the plan's, up to two in a row (a
+    // block picked up and stacked where the plan did not), each followed
+    // by the unused ones; out of one budget of sends for all the problems.
+    const stepAside = async (prefix: TraceStep[], facts: FactStore, depth: number) => {
+      let taken = 0;
+      for (const [, decl] of demonstrated) {
+        for (const args of groundings(decl.params, facts, vocab)) {
+          if (taken >= usesPerState || aside.sends >= tries || !open()) return;
+          const action = renderAction(decl, args);
+          if (action === trace.steps[prefix.length]?.action) continue;
+          aside.sends++;
+          const sent = await send(prefix, facts, action);
+          if (!sent) continue;
+          if (!sent.done) {
+            taken++;
+            await explore(sent.steps, sent.after, 2);
+            if (depth < 2) await stepAside(sent.steps, sent.after, depth + 1);
           }
           await restore(prefix);
         }
@@ -133,7 +168,9 @@ export async function exploreUnusedActions(
       const grounded = groundTrace(trace, grounder);
       await env.reset(task);
       for (let i = 0; i <= trace.steps.length && open(); i++) {
-        await explore(trace.steps.slice(0, i), grounded.states[i], 1);
+        const prefix = trace.steps.slice(0, i);
+        if (offPlan) await stepAside(prefix, grounded.states[i], 1);
+        else await explore(prefix, grounded.states[i], 1);
         if (i < trace.steps.length) {
           const { done } = await env.step(trace.steps[i].action);
           if (done) break;
@@ -143,10 +180,6 @@ export async function exploreUnusedActions(
       await env.close?.();
     }
   }
-  return {
-    traces: out,
-    actions: unused.map(([action]) => ({ action, ...tally.get(action)! })),
-  };
 }
 
 /**

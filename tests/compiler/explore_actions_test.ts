@@ -101,3 +101,20 @@ Deno.test("crates piled the other way round are unpiled with actions only explor
   assert.deepEqual(await solved([]), [false, false]);
   assert.deepEqual(await solved(explored.traces), [true, true]);
 });
+
+Deno.test("an action no demonstrated state allows is tried one or two demonstrated actions off the plan", async () => {
+  // Two crates piled as the goal asks: only the final state holds a pile,
+  // and an episode that reached its goal takes no more actions.
+  const traces = await generateExpertTraces(kit, [{ id: "crates/d1" }], { envOptions: LEARNED });
+  assert.deepEqual(traces[0].steps.map((s) => s.action), ["grab b", "pile b a"]);
+  const explored = await exploreUnusedActions(kit, traces, { envOptions: LEARNED });
+  const lift = explored.actions.find((a) => a.action === "lift");
+  assert.ok(lift && lift.uses > 0, describeExploration(explored));
+  // Each use of lift comes after crates were piled off the plan (a on b).
+  for (const t of explored.traces.filter((t) => t.steps.at(-1)!.action.startsWith("lift"))) {
+    assert.ok(
+      t.steps.some((s) => s.action === "pile a b"),
+      t.steps.map((s) => s.action).join("; "),
+    );
+  }
+});

@@ -134,6 +134,15 @@ function learnEntry(
   };
 }
 
+/**
+ * Whether a candidate says something of the action's arguments, or is a
+ * plain atom of no arguments (`handempty()`), rather than a quantified
+ * statement about other objects.
+ */
+function direct(c: Candidate): boolean {
+  return c.aboutArgs || c.kind === CandidateKind.Atom || c.kind === CandidateKind.NotAtom;
+}
+
 /** A candidate true in every success, with the failures it rejects. */
 interface Kept {
   cand: Candidate;
@@ -159,9 +168,11 @@ function learnRules(
   }
   kept.sort((a, b) => simpler(a.cand, b.cand));
   if (failures.length === 0) {
-    // Without failures to rank them, show first what is about the arguments, positively.
+    // Without failures to rank them, show first what is about the arguments
+    // or the whole state (`handempty()`: an atom of no arguments is as much
+    // a precondition as one about them), positively.
     const ranked = [...kept].sort((a, b) =>
-      Number(b.cand.aboutArgs) - Number(a.cand.aboutArgs) ||
+      Number(direct(b.cand)) - Number(direct(a.cand)) ||
       Number(negated(a.cand)) - Number(negated(b.cand)) || simpler(a.cand, b.cand)
     );
     return ranked.slice(0, options.maxHypotheses).map((k) => ({

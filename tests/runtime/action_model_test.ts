@@ -116,6 +116,35 @@ Deno.test("an action never rejected keeps hypotheses that do not block", () => {
   assert.deepEqual(model.check(state(), "grab k3 from d3"), { ok: true });
 });
 
+Deno.test("an atom of no arguments that held at every use is among the hypotheses, before statements about other objects", () => {
+  // Many atoms of the argument hold at both uses and many never hold: the
+  // cap on hypotheses must not leave out the hand being empty.
+  const preds = Object.fromEntries([
+    ...Array.from({ length: 12 }, (_, i) => [`mark${i}`, { params: ["Box"] }]),
+    ...Array.from({ length: 12 }, (_, i) => [`flag${i}`, { params: ["Box"] }]),
+    ["hand_empty", { params: [] }],
+  ]);
+  const boxes: Vocabulary = {
+    name: "boxes",
+    types: { Box: { kind: "object" } },
+    predicates: preds,
+    functions: {},
+    actions: { take: { template: "take {b}", params: [{ name: "b", type: "Box" }] } },
+  };
+  const atoms = (b: string): Atom[] => [
+    ...Array.from({ length: 12 }, (_, i) => ({ pred: `mark${i}`, args: [b] })),
+    { pred: "hand_empty", args: [] },
+  ];
+  const objects = { a: "Box", b: "Box" };
+  const model = learnActionModel(boxes, [
+    { facts: new FactStore(atoms("a"), objects), action: "take a", ok: true },
+    { facts: new FactStore(atoms("b"), objects), action: "take b", ok: true },
+  ]);
+  const texts = model.rules("take").map((r) => r.text);
+  assert.ok(texts.includes("hand_empty()"), texts.join(", "));
+  assert.ok(texts.includes("mark0(b)"), texts.join(", "));
+});
+
 Deno.test("no rules are learned for an action that never succeeded", () => {
   const model = learnActionModel(vocab, [fail(state("near d1"), "open d2")]);
   assert.deepEqual(model.rules("open"), []);

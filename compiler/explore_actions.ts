@@ -6,8 +6,11 @@
  * demonstrations' own problems are replayed and, in their states, such
  * actions are tried on the objects at hand; the uses the environment
  * accepts become short traces (the demonstration's prefix, then the tried
- * action) that the action model learns from. Skills and policies are still
- * induced from the demonstrations alone.
+ * action) that the action model learns from. A demonstration's last state
+ * takes no action (its episode is over), so where an action no try was
+ * accepted for is left, the states one or two demonstrated actions off the
+ * plan are tried as well. Skills and policies are still induced from the
+ * demonstrations alone.
  *
  * @module
  */
@@ -24,7 +27,10 @@ export interface ExploreOptions {
   envOptions?: Record<string, unknown>;
   /** Accepted uses gathered per action. @default 8 */
   uses?: number;
-  /** Tries per action over all states, accepted or not. @default 400 */
+  /**
+   * Tries per action over all states, accepted or not; also the budget of
+   * demonstrated actions sent off the plan. @default 400
+   */
   tries?: number;
   /** Accepted uses of one action taken from one state. @default 2 */
   usesPerState?: number;
@@ -80,9 +86,9 @@ export async function exploreUnusedActions(
   };
   const demonstrated = Object.entries(vocab.actions).filter(([name]) => used.has(name));
   const aside = { sends: 0 };
-  // First the demonstrations' states; then, for an action no try was
-  // accepted for, the states one demonstrated action off them (a block
-  // stacked elsewhere than the plan did, to be unstacked).
+  // First the demonstrations' states; then, while an action no try was
+  // accepted for is left, the states one or two demonstrated actions off
+  // them (a block stacked elsewhere than the plan did, to be unstacked).
   for (const offPlan of [false, true]) {
     for (const trace of traces) {
       if (!open() || trace.task.id === undefined) continue;

@@ -50,20 +50,25 @@ export function learnActionModelFromTraces(
   return learnFrom(transitionsOf(traces, kit), kit);
 }
 
-/**
- * {@linkcode learnActionModelFromTraces} for traces already grounded, and
- * the last step of each explored trace (a demonstration's prefix, then an
- * action tried: see `explore_actions.ts`) as well.
- */
+/** {@linkcode learnActionModelFromTraces} for traces already grounded. */
 export function learnActionModelFromGrounded(
   grounded: readonly GroundedTrace[],
   kit: EnvironmentKit,
-  explored: readonly Trace[] = [],
 ): ActionModel {
-  const tried = explored.flatMap((t) =>
-    transitionsOfGrounded([groundTrace(t, kit.grounder())]).slice(-1)
-  );
-  return learnFrom([...transitionsOfGrounded(grounded), ...tried], kit);
+  return learnFrom(transitionsOfGrounded(grounded), kit);
+}
+
+/**
+ * The transitions explored traces teach: the last step of each (a
+ * demonstration's prefix, then an action tried; see `explore_actions.ts`),
+ * whose prefix the demonstrations already gave.
+ */
+export function exploredTransitions(
+  explored: readonly Trace[],
+  kit: EnvironmentKit,
+): Transition[] {
+  const grounder = kit.grounder();
+  return explored.flatMap((t) => transitionsOfGrounded([groundTrace(t, grounder)]).slice(-1));
 }
 
 function learnFrom(transitions: Transition[], kit: EnvironmentKit): ActionModel {

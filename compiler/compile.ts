@@ -12,7 +12,7 @@ import type { ActionModel } from "../runtime/learn/action_model.ts";
 import type { EnvironmentKit } from "../runtime/environment.ts";
 import { compileSkills, type SkillLibrary } from "../runtime/store/library.ts";
 import type { TaskTemplate } from "../runtime/store/task_template.ts";
-import { learnActionModelFromGrounded } from "./action_model_from_traces.ts";
+import { exploredTransitions, learnActionModelFromGrounded } from "./action_model_from_traces.ts";
 import { actionRelations } from "./action_relations.ts";
 import { type InduceOptions, induceSkills, type Induction, segmentGroups } from "./induce.ts";
 import { learnTemplates } from "./templates.ts";
@@ -76,7 +76,7 @@ export function compileTraces(
   const segmented = induceOptions.segmented ?? segmentGroups(traces, kit);
   const demonstrated = learnActionModelFromGrounded(segmented.grounded, kit);
   const actionModel = explored?.length
-    ? learnActionModelFromGrounded(segmented.grounded, kit, explored)
+    ? demonstrated.update(exploredTransitions(explored, kit))
     : demonstrated;
   const induction = induceSkills(traces, kit, {
     actionRelations: actionRelations(demonstrated, kit.vocabulary),

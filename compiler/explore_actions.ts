@@ -117,7 +117,7 @@ export async function exploreUnusedActions(
     // search would try it everywhere).
     const send = async (prefix: readonly TraceStep[], facts: FactStore, action: string) => {
       const { observation, reward, done } = await env.step(action);
-      const g = grounder.step(facts.clone(), action, observation);
+      const g = grounder.step(facts, action, observation);
       if (g.rejected !== undefined && !done) return undefined;
       if (g.delta.add.length === 0 && g.delta.remove.length === 0 && !done) return undefined;
       const after = facts.clone();
@@ -213,9 +213,10 @@ function* groundings(
     for (const o of domains[prefix.length]) walk([...prefix, o]);
   };
   walk([]);
+  // Through the argument index: only the atoms about the tuple's objects.
   const related = (tuple: string[]) => {
     let score = 0;
-    for (const a of facts.atoms()) {
+    for (const a of new Set(tuple.flatMap((o) => facts.atomsAbout(o)))) {
       const n = a.args.filter((x) => typeof x === "string" && tuple.includes(x)).length;
       if (n >= 2) score += n;
     }

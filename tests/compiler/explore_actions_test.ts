@@ -9,10 +9,9 @@ import { generateExpertTraces } from "../../runtime/eval/expert_traces.ts";
 import { withEnvOptions } from "../../runtime/environment.ts";
 import { compileTraces } from "../../compiler/compile.ts";
 import { describeExploration, exploreUnusedActions } from "../../compiler/explore_actions.ts";
-import { compileSkills } from "../../runtime/store/library.ts";
-import { runAgent } from "../../runtime/agent/mod.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
-import { drainAgent } from "../runtime/_agent_fixtures.ts";
+import type { Trace } from "../../dsl/trace.ts";
+import { induceAndRun } from "./_induce_and_run.ts";
 import { CRATES, cratesProblem } from "./_crates.ts";
 
 const LEARNED = { rules: "learned", observe: "changing" };
@@ -76,27 +75,13 @@ Deno.test("the actions no demonstration used are tried in the demonstrations' pr
 Deno.test("crates piled the other way round are unpiled with actions only exploration showed", async () => {
   const traces = await demonstrations();
   const explored = await exploreUnusedActions(kit, traces, { envOptions: LEARNED });
-  const learned = withEnvOptions(kit, LEARNED);
-  const solved = async (extra: typeof explored.traces) => {
-    const compiled = compileTraces(traces, learned, { policy: true, explored: extra });
-    const library = compileSkills(
-      compiled.skills.map((s) => ({ data: s, source: s.name })),
-      kit.vocabulary,
-    );
-    const out = [];
-    for (const id of ["crates/t1", "crates/t2"]) {
-      const { result } = await drainAgent(runAgent({
-        env: kit.create(LEARNED),
-        kit: learned,
-        library,
-        templates: compiled.templates,
-        actionModel: compiled.actionModel,
-        task: { id },
-        maxActions: 100,
-      }));
-      out.push(result.success);
-    }
-    return out;
+  const solved = async (tried: Trace[]) => {
+    const run = await induceAndRun(kit, traces, ["crates/t1", "crates/t2"], {
+      envOptions: LEARNED,
+      explored: tried,
+      maxActions: 100,
+    });
+    return run.results.map((r) => r.success);
   };
   assert.deepEqual(await solved([]), [false, false]);
   assert.deepEqual(await solved(explored.traces), [true, true]);

@@ -15,12 +15,9 @@ import { parseDomain, parseProblem } from "../../environments/pddl/parse.ts";
 import { generateExpertTraces, playExpert } from "../../runtime/eval/expert_traces.ts";
 import type { Trace } from "../../dsl/trace.ts";
 import { type EnvironmentKit, withEnvOptions } from "../../runtime/environment.ts";
-import { compileTraces } from "../../compiler/compile.ts";
 import { segmentGroups } from "../../compiler/induce.ts";
 import { learnPolicy, type Policy, policyExamples, ruleText } from "../../compiler/policy/learn.ts";
-import { compileSkills } from "../../runtime/store/library.ts";
-import { runAgent } from "../../runtime/agent/mod.ts";
-import { drainAgent } from "../runtime/_agent_fixtures.ts";
+import { induceAndRun } from "./_induce_and_run.ts";
 import { TOUR_DOMAIN, tourProblem } from "../environments/_tour_domain.ts";
 
 const LEARNED = { rules: "learned" };
@@ -95,48 +92,6 @@ function kitOf<T>(
     })),
     {},
   );
-}
-
-/**
- * Induces a library from the kit's `demos` (task ids the expert solves, or
- * traces) and runs it on `tests`, with the
- * rules learned; with `policyOnly`, the library holds the decision list
- * alone (no other skill to fall back on).
- */
-async function induceAndRun(
-  kit: EnvironmentKit,
-  demos: (string | Trace)[],
-  tests: string[],
-  policyOnly = false,
-) {
-  const traces: Trace[] = [];
-  for (const demo of demos) {
-    if (typeof demo !== "string") traces.push(demo);
-    else traces.push(...await generateExpertTraces(kit, [{ id: demo }], { envOptions: LEARNED }));
-  }
-  const learned = withEnvOptions(kit, LEARNED);
-  const compiled = compileTraces(traces, learned, { policy: true });
-  const library = compileSkills(
-    compiled.skills
-      .filter((s) => !policyOnly || s.name.startsWith("policy_"))
-      .map((s) => ({ data: s, source: s.name })),
-    kit.vocabulary,
-  );
-  const results = [];
-  for (const id of tests) {
-    const { result } = await drainAgent(runAgent({
-      env: kit.create(LEARNED),
-      kit: learned,
-      library,
-      templates: compiled.templates,
-      actionModel: compiled.actionModel,
-      task: { id },
-      maxActions: 200,
-    }));
-    results.push(result);
-  }
-  const policy = compiled.skills.find((s) => s.name.startsWith("policy_"));
-  return { results, policy: JSON.stringify(policy) };
 }
 
 Deno.test("a walk learned on three small grids heads for the goal on a larger one, through its walls", async () => {
@@ -549,7 +504,7 @@ Deno.test("a decision list holds its rules free of the kinds the demonstrations 
     kit,
     TIDY_DEMOS,
     ["tidy/t1", "tidy/t2"],
-    true,
+    { policyOnly: true },
   );
   assert.match(policy, /pick\(t, r\) if [^"]*not plate\(t\)/);
   for (const r of results) {
@@ -567,7 +522,7 @@ Deno.test("things of a kind no demonstration moved are fetched one after the oth
   const kit = tidyKit({
     t1: ["t1", 5, 2, [["d1", "plate", 1], ["d2", "plate", 3]], ["(at d1 r4)", "(at d2 r0)"]],
   });
-  const { results } = await induceAndRun(kit, TIDY_DEMOS, ["tidy/t1"], true);
+  const { results } = await induceAndRun(kit, TIDY_DEMOS, ["tidy/t1"], { policyOnly: true });
   assert.ok(results[0].success, results[0].stop);
   assert.equal(results[0].invalidActions, 0);
   // Each plate: go to it, pick it up, go to its room, drop it.
@@ -602,7 +557,7 @@ Deno.test("a kind that tells two actions of the same parameters apart stays in t
   });
   const { results, policy } = await induceAndRun(kit, ["paint/p1", "paint/p2", "paint/p3"], [
     "paint/t1",
-  ], true);
+  ], { policyOnly: true });
   // Red things are painted red: no copy of the rule paints a thing of any colour.
   assert.match(policy, /paint_red\(t\) if /);
   assert.doesNotMatch(policy, /paint_red\(t\) if (?![^"]*red\(t\))/);
@@ -666,7 +621,7 @@ Deno.test("a carry rule, and its copy for any kind of object, asks for what ever
   const { results, policy } = await induceAndRun(kit, ["haul/p1", "haul/p2", "haul/p3"], [
     "haul/t1",
     "haul/t2",
-  ], true);
+  ], { policyOnly: true });
   for (const r of results) {
     assert.ok(r.success, r.stop);
     assert.equal(r.invalidActions, 0);
@@ -681,7 +636,9 @@ Deno.test("what the goal wants held is picked up last, as the demonstrations did
   const kit = tidyKit({
     t1: ["t1", 4, 0, [["b1", "book", 0], ["c1", "cup", 2]], ["(held b1)", "(at c1 r3)"]],
   });
-  const { results, policy } = await induceAndRun(kit, TIDY_DEMOS, ["tidy/t1"], true);
+  const { results, policy } = await induceAndRun(kit, TIDY_DEMOS, ["tidy/t1"], {
+    policyOnly: true,
+  });
   assert.ok(results[0].success, results[0].stop);
   assert.equal(results[0].invalidActions, 0);
   // Go to the cup, take it, carry it, put it down, go back, take the book.
@@ -707,7 +664,7 @@ Deno.test("a tour goes through a place the goal does not name when the way home 
   const kit = kitOf("tour", TOUR_DOMAIN, problems, (_, args) => tourProblem(...args));
   const { results, policy } = await induceAndRun(kit, ["tour/p1", "tour/p2", "tour/p3"], [
     "tour/t1",
-  ], true);
+  ], { policyOnly: true });
   assert.ok(results[0].success, results[0].stop);
   assert.equal(results[0].plannedActions, 0);
   assert.equal(results[0].invalidActions, 0);
@@ -859,7 +816,7 @@ Deno.test("a rule keeps the relations its action's arguments stood in at every u
   assert.ok(lift);
   assert.match(ruleText(lift, learned.vocabulary), /^lift\(k, c, d\) if .*\bat\(k, d\)/);
   // The library's list acts with the crane of each crate's dock on a larger problem.
-  const { results, policy } = await induceAndRun(kit, demos, ["docks/big"], true);
+  const { results, policy } = await induceAndRun(kit, demos, ["docks/big"], { policyOnly: true });
   assert.match(policy, /Rule \d+: lift\(k, c, d\) if [^"]*at\(k, d\)/);
   assert.ok(results[0].success, results[0].stop);
   assert.equal(results[0].invalidActions, 0, "no crane sent to lift a crate at another dock");
@@ -939,7 +896,7 @@ Deno.test("a truck that goes from any place to any other drives to where a crane
     big: { places: 6, truck: 0, crates: [[3, 5], [4, 1], [2, 0]] },
   }, truckProblem);
   const demos = await truckDemos(kit, "truck");
-  const { results } = await induceAndRun(kit, demos, ["truck/big"], true);
+  const { results } = await induceAndRun(kit, demos, ["truck/big"], { policyOnly: true });
   const [r] = results;
   assert.ok(r.success, r.stop);
   assert.equal(r.plannedActions, 0);
@@ -991,7 +948,7 @@ Deno.test("a truck's rule that heads for where another rule acts keeps the kind 
     .filter((text) => /holding\(/.test(text));
   assert.ok(seeks.length > 0);
   for (const text of seeks) assert.match(text, /paved\(b\)/);
-  const { results } = await induceAndRun(kit, demos, ["paved/big"], true);
+  const { results } = await induceAndRun(kit, demos, ["paved/big"], { policyOnly: true });
   const [r] = results;
   assert.ok(r.success, r.stop);
   assert.equal(r.invalidActions, 0);
@@ -1053,7 +1010,7 @@ Deno.test("a flight the demonstrations took on the way somewhere goes, where it 
   const kit = kitOf("hop", HOP_DOMAIN, problems, (_, args) => hopProblem(...args));
   const { results, policy } = await induceAndRun(kit, ["hop/p1", "hop/p2", "hop/p3"], [
     "hop/t1",
-  ], true);
+  ], { policyOnly: true });
   // Without the goal's copy the flight's rule takes a0, and only
   // look-ahead turns it to b.
   assert.match(policy, /Rule 1: fly\(x, y, t\) if .*goal_visited\(y\)/);
@@ -1093,7 +1050,7 @@ Deno.test("an action learned per kind of object acts on a pairing of kinds no de
   const kit = kitOf("stow", STOW_DOMAIN, problems, stowProblem);
   const { results, policy } = await induceAndRun(kit, ["stow/p1", "stow/p2", "stow/p3"], [
     "stow/t1",
-  ], true);
+  ], { policyOnly: true });
   // A rule for crates (or any item) wherever they lie.
   assert.match(policy, /select_one\(i: (crate|item), [^"]*exists\(p: place, /);
   assert.ok(results[0].success, results[0].stop);
@@ -1134,7 +1091,7 @@ Deno.test("a rule names a constant of the domain: wheels are inflated once the p
   }, pumpProblem);
   const { results, policy } = await induceAndRun(kit, ["pump/p1", "pump/p2", "pump/p3"], [
     "pump/big",
-  ], true);
+  ], { policyOnly: true });
   // No variable of the declared type says "the pump": one of the
   // constant's own type does, and reads as its name.
   assert.match(policy, /select_one\(w: wheel, [^"]*exists\(pump: Pump, have\(pump\)\)/);
@@ -1192,7 +1149,7 @@ Deno.test("a thing the goal asks for is picked up whatever its kind: grass, wher
   }, forageProblem);
   const { results, policy } = await induceAndRun(kit, ["forage/p1", "forage/p2", "forage/p3"], [
     "forage/t1",
-  ], true);
+  ], { policyOnly: true });
   // The rules learned pick up logs (a type of their own); the rule for what
   // the goal asks takes any item.
   assert.match(policy, /select_one\(i: Log, not held\(i\) and exists/);
@@ -1263,7 +1220,7 @@ Deno.test("with coins on either side, the agent heads for a nearest one and does
   }, gatherProblem);
   const { results, policy } = await induceAndRun(kit, ["gather/p1", "gather/p2", "gather/p3"], [
     "gather/square",
-  ], true);
+  ], { policyOnly: true });
   assert.match(policy, /distance\(/);
   const [r] = results;
   assert.ok(r.success, r.stop);

@@ -69,6 +69,7 @@ export function policySkill(
       vocab,
       types: rule.condition.types,
       supplies: policy.supplies,
+      gates: policy.gates,
     };
     const decl = vocab.actions[rule.action];
     const params = decl.params.length;
@@ -86,7 +87,15 @@ export function policySkill(
       kind: "check",
       cond: existentialText(condition, names, 0, text),
       doc: `Rule ${i + 1}: ${
-        ruleText(rule, vocab, policy.movers, policy.chains, policy.goals, policy.supplies)
+        ruleText(
+          rule,
+          vocab,
+          policy.movers,
+          policy.chains,
+          policy.goals,
+          policy.supplies,
+          policy.gates,
+        )
       }${rule.otherwise ? ` (${otherwiseText(rule.otherwise)})` : ""}`,
     });
     const vars = decl.params.map((p, k) => scopeName(p.name, rule.condition.types[k]));

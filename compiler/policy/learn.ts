@@ -71,6 +71,7 @@ import {
 import { type Chain, findChains, SETTLED, settled } from "./settled.ts";
 import { goalRelations } from "./goals.ts";
 import { ENOUGH, enough, type Supply } from "./supplies.ts";
+import { BLOCKING, findGates, type Gate, GateStates, STRANDED, WANTED } from "./gates.ts";
 import { orderGoals, PENDING, pending, type PendingGoal, pendingGoals } from "./pending.ts";
 
 /** One demonstrated decision: the state and the expert's action in it. */
@@ -118,6 +119,8 @@ export interface Policy {
   goals: PendingGoal[];
   /** The supplies enough literals refer to (`enough:<index>`). */
   supplies: Supply[];
+  /** The gates blocking and wanted literals refer to (`blocking:<index>`, `wanted:<index>`). */
+  gates: Gate[];
 }
 
 /** Limits of {@linkcode learnPolicy}. */
@@ -244,6 +247,8 @@ class Learner {
   #movers: Mover[] = [];
   /** What holders hold and an action uses up (`enough:<index>` literals). */
   #supplies: Supply[] = [];
+  /** Places movers cannot enter until an action opens them (`blocking:` and `wanted:` literals). */
+  #gates: Gate[] = [];
   /** Movers whose steps join any two places (see `findMovers`'s `jumps`). */
   #jumps: Mover[] = [];
   #chains: Chain[] = [];
@@ -326,6 +331,7 @@ class Learner {
     // What held in every demonstrated use, the atoms they keep included.
     const held = new Map([...actions].map((action) => [action, this.#base(action, true)]));
     this.#findMovers(held);
+    this.#findGates(held);
     this.#agreeOnMoves(bases, variants);
     this.#chains = findChains(this.vocab, this.#types, this.#index, this.#static);
     this.#chains.forEach((chain, c) => {
@@ -346,6 +352,7 @@ class Learner {
     this.#countSupplies(rules);
     this.#mirrorMoverRules(rules, bases);
     this.#seekRules(rules, held, remaining);
+    this.#openGates(rules, held);
     remaining = this.#tolerate(rules, remaining, starts);
     this.#towardAfter(rules, held);
     this.#relaxKinds(rules, held);
@@ -375,6 +382,7 @@ class Learner {
       chains: this.#chains,
       goals: this.#ordered,
       supplies: this.#supplies,
+      gates: this.#gates,
     };
   }
 
@@ -1574,7 +1582,15 @@ class Learner {
 
   /** A rule as text, with this learner's movers, chains and goal relations. */
   #ruleText(rule: PolicyRule): string {
-    return ruleText(rule, this.vocab, this.#movers, this.#chains, this.#ordered, this.#supplies);
+    return ruleText(
+      rule,
+      this.vocab,
+      this.#movers,
+      this.#chains,
+      this.#ordered,
+      this.#supplies,
+      this.#gates,
+    );
   }
 
   /**
@@ -1922,20 +1938,22 @@ class Learner {
       step: MoverStep,
       t: number,
     ) => Conjunction,
+    targets?: ReadonlySet<PolicyRule>,
   ): void {
     const own = (action: string) => mover.steps.some((st) => st.action === action);
     const left = decisions.filter((i) => own(this.examples[i].action));
     if (left.length === 0) return;
     for (const { step, base, n, target, literals, t } of this.#seekTargets(rules, held, mover)) {
+      if (targets && !targets.has(target)) continue;
       const joined = condition(base, n, literals, step, t);
       this.#params.set(joined, n);
       const takes = this.#score(joined, step.action, left).pos.length;
       if (takes === 0) continue;
-      this.#placeTolerated(
-        rules,
-        { action: step.action, condition: joined, covers: 0, fires: 0 },
-        after ? target : undefined,
-      );
+      const rule = { action: step.action, condition: joined, covers: 0, fires: 0 };
+      // The way to what opens a gate goes where the expert's plans, which
+      // saw the whole problem, opened it only once their way got there.
+      if (targets) this.#placeBest(rules, rule, "heads for where another rule acts");
+      else this.#placeTolerated(rules, rule, after ? target : undefined);
     }
   }
 
@@ -2029,6 +2047,85 @@ class Learner {
   }
 
   /**
+   * Rules for what blocks the way (see `gates.ts`): the gate's opener where
+   * the place it opens blocks, and each action that makes true what the
+   * opener needs of an object (`pickup` of a key, for its `holding`) where
+   * the object is wanted; each with what held at its every demonstrated
+   * use, at the first place in the list where it takes demonstrated
+   * decisions and decides few otherwise. The seek rules then head for
+   * where they act: to the key, then next to the lock.
+   */
+  #openGates(rules: PolicyRule[], held: ReadonlyMap<string, Conjunction>): void {
+    const uses = this.#actionUses();
+    const placed = new Set<PolicyRule>();
+    this.#gates.forEach((gate, g) => {
+      // What the goal wants where the mover cannot go yet waits: the
+      // demonstrations took up no such thing.
+      const types = gate.links.filter((k) => k.goal).map((k) => k.type);
+      rules.forEach((rule, i) => {
+        const { literals } = rule.condition;
+        for (const l of literals) {
+          const v = l.args[0];
+          if (l.pred !== PENDING || l.negated || l.none !== undefined) continue;
+          if (!types.some((t) => this.#types.fits(rule.condition.types[v], t))) continue;
+          const not = { pred: `${STRANDED}${g}`, args: [v], negated: true };
+          const reaching = this.#reaching(rules, i);
+          const before = this.#score(rule.condition, rule.action, reaching);
+          const condition = { types: rule.condition.types, literals: [...literals, not] };
+          const after = this.#score(condition, rule.action, reaching);
+          if (after.fires.join() !== before.fires.join() || after.neg.length > before.neg.length) {
+            continue;
+          }
+          rules[i] = { ...rule, condition };
+          this.#explain?.(
+            `policy rule ${i + 1} leaves what it cannot bring yet: ${this.#ruleText(rules[i])}`,
+          );
+          break;
+        }
+      });
+      const candidates: { action: string; v: number; pred: string }[] = [
+        { action: gate.opener, v: gate.at, pred: `${BLOCKING}${g}` },
+      ];
+      for (const [action, list] of gate.wanted === undefined ? [] : uses) {
+        if (action === gate.opener || gate.mover.steps.some((s) => s.action === action)) continue;
+        const params = this.vocab.actions[action].params;
+        params.forEach((p, v) => {
+          const made = list.every((u) =>
+            u.add.some((a) => a.pred === gate.wanted && a.args[0] === u.args[v])
+          );
+          if (made && this.#types.fits(p.type, gate.condition.types[0])) {
+            candidates.push({ action, v, pred: `${WANTED}${g}` });
+          }
+        });
+      }
+      for (const { action, v, pred } of candidates) {
+        const base = held.get(action);
+        if (!base) continue;
+        const condition = {
+          types: base.types,
+          literals: [...base.literals, { pred, args: [v], negated: false }],
+        };
+        const rule = { action, condition, covers: 0, fires: 0 };
+        const at = this.#placeBest(rules, rule, "opens what blocks the way");
+        if (at) placed.add(at);
+      }
+    });
+    // Then the way to where they act.
+    const all = this.examples.map((_, i) => i);
+    this.#movers.forEach((mover, m) => {
+      this.#seekFor(
+        rules,
+        held,
+        mover,
+        all,
+        false,
+        (base, n, literals, step, t) => this.#towardCondition(m, step, base, n, literals, t),
+        placed,
+      );
+    });
+  }
+
+  /**
    * Puts `rule` at the first place in the list (after the rule `after`
    * it heads for a jump away, if given) where it takes decisions, none
    * otherwise than the expert, or at least `TOLERATED_MIN` and at most
@@ -2049,6 +2146,39 @@ class Learner {
       "heads for where another rule acts",
     );
     if (placed && after) this.#seeking.add(placed);
+  }
+
+  /**
+   * Puts `rule` at the place in the list where it decides fewest
+   * demonstrated decisions otherwise than the expert (the first of them),
+   * among those where it takes more than it decides otherwise; says `why`
+   * with `--explain`. Returns the rule placed, if any.
+   */
+  #placeBest(rules: PolicyRule[], rule: PolicyRule, why: string): PolicyRule | undefined {
+    const key = ruleKey(rule);
+    if (rules.some((r) => ruleKey(r) === key)) return undefined;
+    let reaching = this.#reaching(rules, 0);
+    let best: { k: number; scored: Scored } | undefined;
+    for (let k = 0; k <= rules.length; k++) {
+      if (k > 0) {
+        const before = rules[k - 1].condition;
+        reaching = reaching.filter((i) => !satisfiable(before, this.#index[i]));
+      }
+      const scored = this.#score(rule.condition, rule.action, reaching);
+      if (scored.pos.length <= scored.neg.length) continue;
+      if (!best || scored.neg.length < best.scored.neg.length) best = { k, scored };
+    }
+    if (!best) return undefined;
+    const { k, scored } = best;
+    rules.splice(k, 0, {
+      ...rule,
+      covers: scored.pos.length,
+      fires: scored.fires.length,
+      ...(scored.neg.length > 0 ? { otherwise: scored.neg.length } : {}),
+    });
+    this.#decidedOtherwise.push(...scored.neg);
+    this.#explain?.(`policy rule ${k + 1} ${why}: ${this.#ruleText(rules[k])}`);
+    return rules[k];
   }
 
   /**
@@ -2219,8 +2349,8 @@ class Learner {
     return this.examples.filter((e) => e.action === action);
   }
 
-  /** The movers of the demonstrated actions, and their closer literals as computed predicates. */
-  #findMovers(bases: ReadonlyMap<string, Conjunction>): void {
+  /** Each demonstrated action's uses: arguments and fact change. */
+  #actionUses(): Map<string, { args: string[]; add: Atom[]; remove: Atom[] }[]> {
     const uses = new Map<string, { args: string[]; add: Atom[]; remove: Atom[] }[]>();
     for (const e of this.examples) {
       const delta = this.traces[e.trace].steps[e.step].delta;
@@ -2228,7 +2358,33 @@ class Learner {
       list.push({ args: e.args, add: delta.add, remove: delta.remove });
       uses.set(e.action, list);
     }
-    const { linked, jumps } = findMovers(this.vocab, uses, bases, this.#static);
+    return uses;
+  }
+
+  /**
+   * The gates of the movers (see `gates.ts`), and their blocking and
+   * wanted literals as computed predicates.
+   */
+  #findGates(held: ReadonlyMap<string, Conjunction>): void {
+    this.#gates = findGates(this.vocab, this.#movers, this.#actionUses(), held, this.#static);
+    this.#gates.forEach((gate, g) => {
+      const states = new GateStates(gate, this.#goals);
+      this.#derived.set(`${BLOCKING}${g}`, (state, [l]) => states.blocking(state, l));
+      if (gate.wanted !== undefined) {
+        this.#derived.set(`${WANTED}${g}`, (state, [x]) => states.wanted(state, x));
+      }
+      this.#derived.set(`${STRANDED}${g}`, (state, [x]) => states.stranded(state, x));
+      this.#explain?.(
+        `policy: ${gate.opener} opens places ${gate.mover.steps[0].action} needs ${gate.fluent}${
+          gate.wanted ? `; it needs ${gate.wanted} of what it opens with` : ""
+        }`,
+      );
+    });
+  }
+
+  /** The movers of the demonstrated actions, and their closer literals as computed predicates. */
+  #findMovers(bases: ReadonlyMap<string, Conjunction>): void {
+    const { linked, jumps } = findMovers(this.vocab, this.#actionUses(), bases, this.#static);
     this.#movers = linked;
     this.#jumps = jumps;
     this.#distances = linked.map((mover) => new MoverDistances(mover));
@@ -2460,6 +2616,17 @@ class Learner {
         }
       };
       yield* go(0, -1);
+    }
+    // Whether a place blocks the way, and what opening it wants.
+    for (const [g, gate] of this.#gates.entries()) {
+      for (let v = 0; v < n; v++) {
+        if (this.#types.fits(c.types[v], gate.mover.type)) {
+          yield { pred: `${BLOCKING}${g}`, args: [v], negated: false };
+        }
+        if (gate.wanted !== undefined && this.#types.fits(c.types[v], gate.condition.types[0])) {
+          yield { pred: `${WANTED}${g}`, args: [v], negated: false };
+        }
+      }
     }
     // Whether the goal still asks something of an object.
     if (this.#goals.length === 0) return;
@@ -3235,10 +3402,11 @@ export function ruleText(
   chains: readonly Chain[] = [],
   goals: readonly PendingGoal[] = [],
   supplies: readonly Supply[] = [],
+  gates: readonly Gate[] = [],
 ): string {
   const names = ruleVariables(rule, vocab);
   const params = vocab.actions[rule.action].params.length;
-  const context = { goals, vocab, types: rule.condition.types, supplies };
+  const context = { goals, vocab, types: rule.condition.types, supplies, gates };
   const cond = rule.condition.literals.map((l) =>
     ruleLiteralText(l, names, movers, chains, context)
   ).join(" and ");

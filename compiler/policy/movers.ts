@@ -26,6 +26,15 @@ import {
 import { type Chain, SETTLED, settledText } from "./settled.ts";
 import { PENDING, type PendingGoal, pendingText } from "./pending.ts";
 import { ENOUGH, enoughText, type Supply } from "./supplies.ts";
+import {
+  BLOCKING,
+  blockingText,
+  type Gate,
+  STRANDED,
+  strandedText,
+  WANTED,
+  wantedText,
+} from "./gates.ts";
 
 /** The prefix of a closer literal's predicate: `closer:<mover>` with arguments (a, b, t). */
 export const CLOSER = "closer:";
@@ -345,6 +354,7 @@ export interface PendingContext {
   vocab: Vocabulary;
   types: readonly string[];
   supplies?: readonly Supply[];
+  gates?: readonly Gate[];
 }
 
 /**
@@ -365,6 +375,21 @@ export function ruleLiteralText(
   if (l.pred.startsWith(ENOUGH) && pendingContext?.supplies) {
     const supply = pendingContext.supplies[Number(l.pred.slice(ENOUGH.length))];
     return enoughText(supply, names[l.args[0]], names, l.negated);
+  }
+  if (l.pred.startsWith(BLOCKING) && pendingContext?.gates) {
+    const { goals, vocab, gates } = pendingContext;
+    const gate = gates[Number(l.pred.slice(BLOCKING.length))];
+    return blockingText(gate, goals, vocab, names[l.args[0]], names, l.negated);
+  }
+  if (l.pred.startsWith(WANTED) && pendingContext?.gates) {
+    const { goals, vocab, gates } = pendingContext;
+    const gate = gates[Number(l.pred.slice(WANTED.length))];
+    return wantedText(gate, goals, vocab, names[l.args[0]], names, l.negated);
+  }
+  if (l.pred.startsWith(STRANDED) && pendingContext?.gates) {
+    const { goals, vocab, gates } = pendingContext;
+    const gate = gates[Number(l.pred.slice(STRANDED.length))];
+    return strandedText(gate, goals, vocab, names[l.args[0]], names, l.negated);
   }
   if (l.pred.startsWith(SETTLED)) {
     const chain = chains[Number(l.pred.slice(SETTLED.length))];

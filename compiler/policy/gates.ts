@@ -1,0 +1,456 @@
+/**
+ * Gates: places a mover cannot enter until another action opens them. A
+ * mover's step may ask something of its destination that the map does not
+ * fix (`open(v)`) and another action makes true (`unlock(cur, l, key, s)`
+ * adds `open(l)`). When the goal's business lies where no open path leads,
+ * the place to open is a **blocking** one: closed, the first closed place
+ * on a shortest path that ignores what is closed, from where the mover
+ * stands to a place the goal still needs (where a pending object lies, or
+ * is to go). What the opening action needs of another of its objects
+ * (`holding(key)`, of a key whose shape is the lock's) makes that object
+ * **wanted**: the demonstrations fetched a key only when a lock stood in
+ * the way.
+ *
+ * In the expression language both are quantified conditions over
+ * distances (`distance(...)`), the step graph's and the same graph's
+ * without what is closed.
+ *
+ * @module
+ */
+import type { Atom } from "../../dsl/facts.ts";
+import { isAssignable, type Vocabulary } from "../../dsl/vocabulary.ts";
+import {
+  assignments,
+  type Conjunction,
+  existentialText,
+  freshName,
+  type Literal,
+  literalText,
+  type StateIndex,
+} from "./conjunction.ts";
+import { distanceText, movedArgument, type Mover, MoverDistances } from "./movers.ts";
+import { pending, type PendingGoal, pendingText } from "./pending.ts";
+import { goalRelations } from "./goals.ts";
+
+/** The predicate of a blocking literal (one argument, the place): `blocking:<gate index>`. */
+export const BLOCKING = "blocking:";
+
+/** The predicate of a stranded literal (one argument): `stranded:<gate index>`. */
+export const STRANDED = "stranded:";
+
+/** The predicate of a wanted literal (one argument): `wanted:<gate index>`. */
+export const WANTED = "wanted:";
+
+/** A mover's closable places and the action that opens them. */
+export interface Gate {
+  /** The mover whose steps need the destination open. */
+  mover: Mover;
+  /** The same graph with only what the map fixes (the closable places open). */
+  relaxed: Mover;
+  /** The one-argument predicate a step needs of its destination (`open`). */
+  fluent: string;
+  /** The action that makes it true and the parameter it makes it of. */
+  opener: string;
+  at: number;
+  /**
+   * What the map says of the opener's objects at every demonstrated use
+   * (its static preconditions), over its parameters in `order`: the wanted
+   * object first, the opened place after what links them.
+   */
+  condition: Conjunction;
+  /** The opener's parameters in the order `condition` numbers them. */
+  order: number[];
+  /**
+   * The predicate the opener needs true of its wanted object (`holding`),
+   * whose parameter is variable 0 of `condition`; none when it needs
+   * nothing but the mover there.
+   */
+  wanted?: string;
+  /** Predicates that place a pending object (`at(x, t)`, `goal_at(x, t)`): its position and the place's. */
+  links: { pred: string; object: number; place: number; type: string; goal: boolean }[];
+}
+
+/** What one demonstrated use of an action did. */
+export interface ActionUse {
+  args: readonly string[];
+  add: readonly Atom[];
+}
+
+/**
+ * The gates of the movers (see the module doc): for each mover whose every
+ * step needs a one-argument fluent atom of its destination, each action
+ * apart from the mover's own that, in every demonstrated use, made that
+ * atom true of one of its arguments.
+ *
+ * @param movers The movers along a graph.
+ * @param uses Each action's demonstrated uses.
+ * @param held What held of each action's parameters at every use.
+ * @param staticPreds Predicates no demonstrated action changes.
+ */
+export function findGates(
+  vocab: Vocabulary,
+  movers: readonly Mover[],
+  uses: ReadonlyMap<string, readonly ActionUse[]>,
+  held: ReadonlyMap<string, Conjunction>,
+  staticPreds: ReadonlySet<string>,
+): Gate[] {
+  const out: Gate[] = [];
+  for (const mover of movers) {
+    const own = new Set(mover.steps.map((s) => s.action));
+    const { pred: movedPred } = movedArgument(mover);
+    // The destination's fluent atoms every step needs.
+    const needs = mover.steps.map((s) =>
+      new Set(
+        s.edge.literals.filter((l) =>
+          !l.negated && l.none === undefined && !staticPreds.has(l.pred) &&
+          l.args.length === 1 && l.args[0] === 1
+        ).map((l) => l.pred),
+      )
+    );
+    const fluents = [...needs[0]].filter((p) => needs.every((n) => n.has(p)));
+    if (fluents.length === 0) continue;
+    const relaxed: Mover = {
+      ...mover,
+      steps: mover.steps.map((s) => ({
+        ...s,
+        edge: { ...s.edge, literals: s.edge.literals.filter((l) => staticPreds.has(l.pred)) },
+      })),
+    };
+    for (const fluent of fluents) {
+      for (const [action, list] of uses) {
+        if (own.has(action) || list.length === 0) continue;
+        const params = vocab.actions[action].params;
+        const at = params.findIndex((p, j) =>
+          list.every((u) => u.add.some((a) => a.pred === fluent && a.args[0] === u.args[j])) &&
+          p.type === mover.type
+        );
+        const base = held.get(action);
+        if (at < 0 || !base) continue;
+        // What it needs of another object that some action changes.
+        const wantedLit = base.literals.find((l) =>
+          !l.negated && l.none === undefined && !staticPreds.has(l.pred) &&
+          l.pred !== movedPred && l.args.length === 1 && l.args[0] !== at
+        );
+        const first = wantedLit?.args[0] ?? at;
+        const statics = base.literals.filter((l) => staticPreds.has(l.pred));
+        const order = linkOrder(statics, params.length, first);
+        const rename = new Map(order.map((p, i) => [p, i]));
+        out.push({
+          mover,
+          relaxed,
+          fluent,
+          opener: action,
+          at,
+          condition: {
+            types: order.map((p) => params[p].type),
+            literals: statics.map((l) => ({ ...l, args: l.args.map((a) => rename.get(a)!) })),
+          },
+          order,
+          ...(wantedLit ? { wanted: wantedLit.pred } : {}),
+          links: placeLinks(vocab, mover.type, staticPreds),
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The parameters in the order the map links them from `first` (a search
+ * along the static literals), the others after: the expression then binds
+ * the opened place from the wanted object (a key's shape, then the locks
+ * of that shape) before asking whether it blocks.
+ */
+function linkOrder(statics: readonly Literal[], arity: number, first: number): number[] {
+  const order = [first];
+  for (let k = 0; k < order.length; k++) {
+    for (const l of statics) {
+      if (!l.args.includes(order[k])) continue;
+      for (const a of l.args) if (!order.includes(a)) order.push(a);
+    }
+  }
+  for (let p = 0; p < arity; p++) if (!order.includes(p)) order.push(p);
+  return order;
+}
+
+/** The binary predicates that relate an object to a place of `type` and that change or are goals. */
+function placeLinks(
+  vocab: Vocabulary,
+  type: string,
+  staticPreds: ReadonlySet<string>,
+): Gate["links"] {
+  const out: Gate["links"] = [];
+  const goals = new Set(goalRelations(vocab).map((r) => r.goal));
+  for (const [pred, decl] of Object.entries(vocab.predicates)) {
+    if (decl.params.length !== 2 || (staticPreds.has(pred) && !goals.has(pred))) continue;
+    for (const place of [0, 1]) {
+      const object = 1 - place;
+      if (!isAssignable(vocab, type, decl.params[place])) continue;
+      if (vocab.types[decl.params[object]]?.kind !== "object") continue;
+      out.push({ pred, object, place, type: decl.params[object], goal: goals.has(pred) });
+    }
+  }
+  return out;
+}
+
+/**
+ * Blocking places and wanted objects in indexed states (see the module
+ * doc), computed once per state; the same conditions as
+ * {@linkcode blockingText} and {@linkcode wantedText} write.
+ */
+export class GateStates {
+  readonly #full: MoverDistances;
+  readonly #relaxed: MoverDistances;
+  readonly #blocking = new WeakMap<StateIndex, Set<string>>();
+  readonly #wanted = new WeakMap<StateIndex, Set<string>>();
+
+  constructor(readonly gate: Gate, readonly goals: readonly PendingGoal[]) {
+    this.#full = new MoverDistances(gate.mover);
+    this.#relaxed = new MoverDistances(gate.relaxed);
+  }
+
+  /** Whether place `l` blocks the way in `state`. */
+  blocking(state: StateIndex, l: string): boolean {
+    return this.#blockingIn(state).has(l);
+  }
+
+  /** Whether the opener wants `x` for a blocking place in `state`. */
+  wanted(state: StateIndex, x: string): boolean {
+    let set = this.#wanted.get(state);
+    if (!set) {
+      set = new Set();
+      const { condition, order, at } = this.gate;
+      const slot = order.indexOf(at);
+      for (const l of this.#blockingIn(state)) {
+        const fixed: (string | undefined)[] = condition.types.map(() => undefined);
+        fixed[slot] = l;
+        for (const a of assignments(condition, state, fixed)) {
+          if (a[0] !== undefined && state.fits(a[0], condition.types[0])) set.add(a[0]);
+        }
+      }
+      this.#wanted.set(state, set);
+    }
+    return set.has(x);
+  }
+
+  /**
+   * Whether the goal wants `x` at places of which none is open to the
+   * mover now (there is one, and no open path leads there).
+   */
+  stranded(state: StateIndex, x: string): boolean {
+    const { mover, links } = this.gate;
+    const n = state.objectsOf(mover.type).length;
+    const places: string[] = [];
+    for (const link of links) {
+      if (!link.goal) continue;
+      const pattern: (string | undefined)[] = [undefined, undefined];
+      pattern[link.object] = x;
+      for (const args of state.atoms(link.pred, pattern)) {
+        if (state.fits(args[link.place], mover.type)) places.push(args[link.place]);
+      }
+    }
+    if (places.length === 0) return false;
+    const from = this.#positions(state);
+    if (places.some((t) => from.some((r) => this.#full.distance(state, r, t) < n))) return false;
+    // What opens the way itself is no stranded thing.
+    return this.gate.wanted === undefined || !this.wanted(state, x);
+  }
+
+  #blockingIn(state: StateIndex): Set<string> {
+    let set = this.#blocking.get(state);
+    if (set) return set;
+    set = new Set();
+    this.#blocking.set(state, set);
+    const { mover, relaxed, fluent } = this.gate;
+    const places = state.objectsOf(mover.type);
+    const n = places.length;
+    const closed = places.filter((l) => !state.has(fluent, [l]));
+    if (closed.length === 0) return set;
+    const targets = this.#targets(state);
+    for (const r of this.#positions(state)) {
+      const far = targets.filter((t) =>
+        this.#full.distance(state, r, t) >= n && this.#relaxed.distance(state, r, t) < n
+      );
+      if (far.length === 0) continue;
+      for (const l of closed) {
+        if (set.has(l) || !far.some((t) => this.#relaxed.distance(state, l, t) < n)) continue;
+        // On the edge of where the mover can go: an open path leads next to it.
+        const next = relaxed.steps.some((s) =>
+          assignments(s.edge, state, [undefined, l], Infinity, true).some((a) =>
+            a[0] !== undefined && state.fits(a[0], mover.type) &&
+            this.#full.distance(state, a[0], r) < n
+          )
+        );
+        if (next) set.add(l);
+      }
+    }
+    return set;
+  }
+
+  /** Where the mover stands. */
+  #positions(state: StateIndex): string[] {
+    const { pred, position } = movedArgument(this.gate.mover);
+    return [...new Set(state.atoms(pred, []).map((args) => args[position]))]
+      .filter((p) => state.fits(p, this.gate.mover.type));
+  }
+
+  /** The places the goal still needs: pending ones, and where a pending object lies or is to go. */
+  #targets(state: StateIndex): string[] {
+    const out = new Set<string>();
+    const { mover, links } = this.gate;
+    for (const t of state.objectsOf(mover.type)) {
+      if (pending(this.goals, state, t)) out.add(t);
+    }
+    for (const link of links) {
+      for (const args of state.atoms(link.pred, [])) {
+        const [x, t] = [args[link.object], args[link.place]];
+        if (!state.fits(t, mover.type) || !state.fits(x, link.type)) continue;
+        if (pending(this.goals, state, x)) out.add(t);
+      }
+    }
+    return [...out];
+  }
+}
+
+/**
+ * The expression of "place `l` blocks the way" (`l` a variable name;
+ * `taken` are names it must not rebind), or of its negation.
+ */
+export function blockingText(
+  gate: Gate,
+  goals: readonly PendingGoal[],
+  vocab: Vocabulary,
+  l: string,
+  taken: readonly string[],
+  negated = false,
+): string {
+  const { mover, relaxed, fluent, links } = gate;
+  const T = mover.type;
+  const names = [...taken, l, "u", "v"];
+  const fresh = (base: string) => {
+    const name = freshName(base, names);
+    names.push(name);
+    return name;
+  };
+  const r = fresh("r");
+  const t = fresh("t");
+  const y = fresh("y");
+  const w = fresh("w");
+  const z = fresh("z");
+  const stands = standingText(gate, vocab, r, names);
+  const count = `len(select_all(${z}: ${T}, true))`;
+  const dF = (a: string, b: string) => distanceText(mover, a, b);
+  const dR = (a: string, b: string) => distanceText(relaxed, a, b);
+  const way = [
+    `${dF(r, t)} >= ${count}`,
+    `${dR(r, t)} < ${count}`,
+    `${dR(l, t)} < ${count}`,
+  ].join(" and ");
+  const edge = `exists(${w}: ${T}, (${stepText(relaxed, w, l)}) and ${dF(w, r)} < ${count})`;
+  const parts = [
+    `exists(${t}: ${T}, ${pendingText(goals, vocab, t, T, names)} and ${way})`,
+    ...links.map((k) => {
+      const atom = k.object === 0 ? `${k.pred}(${y}, ${t})` : `${k.pred}(${t}, ${y})`;
+      return `exists(${y}: ${k.type}, ${
+        pendingText(goals, vocab, y, k.type, names)
+      } and exists(${t}: ${T}, ${atom} and ${way}))`;
+    }),
+  ];
+  const text = `not ${fluent}(${l}) and exists(${r}: ${T}, ${stands} and ${edge} and (${
+    parts.join(" or ")
+  }))`;
+  return negated ? `not (${text})` : `(${text})`;
+}
+
+/** A step of `mover` from `a` to `b` as an expression (the disjunction of its steps' conditions). */
+function stepText(mover: Mover, a: string, b: string): string {
+  const texts = mover.steps.map((s) => {
+    const names = s.edge.types.map((_, i) =>
+      i === 0 ? a : i === 1 ? b : freshName(`w${i - 1}`, [a, b])
+    );
+    return existentialText(s.edge, names, 2);
+  });
+  const unique = [...new Set(texts)];
+  return unique.length === 1 ? unique[0] : unique.map((e) => `(${e})`).join(" or ");
+}
+
+/**
+ * The expression of "the opener wants `x`" (`x` a variable name; `taken`
+ * are names it must not rebind), or of its negation.
+ */
+export function wantedText(
+  gate: Gate,
+  goals: readonly PendingGoal[],
+  vocab: Vocabulary,
+  x: string,
+  taken: readonly string[],
+  negated = false,
+): string {
+  const { condition, order, at } = gate;
+  const slot = order.indexOf(at);
+  const names = condition.types.map((_, i) => i === 0 ? x : freshName(`g${i}`, [...taken, x]));
+  const blocking = { pred: BLOCKING, args: [slot], negated: false };
+  const text = existentialText(
+    { types: condition.types, literals: [...condition.literals, blocking] },
+    names,
+    1,
+    (l, ns) =>
+      l.pred === BLOCKING
+        ? blockingText(gate, goals, vocab, ns[l.args[0]], [...taken, ...ns])
+        : literalText(l, ns),
+  );
+  return negated ? `not (${text})` : `(${text})`;
+}
+
+/**
+ * The expression of "the goal wants `x` only where the mover cannot go
+ * now" (`x` a variable name; `taken` are names it must not rebind), or of
+ * its negation.
+ */
+export function strandedText(
+  gate: Gate,
+  goals: readonly PendingGoal[],
+  vocab: Vocabulary,
+  x: string,
+  taken: readonly string[],
+  negated = false,
+): string {
+  const { mover } = gate;
+  const T = mover.type;
+  const names = [...taken, x, "u", "v"];
+  const r = freshName("r", names);
+  const t = freshName("t", [...names, r]);
+  const z = freshName("z", [...names, r, t]);
+  const atoms = gate.links.filter((k) => k.goal).map((k) =>
+    k.object === 0 ? `${k.pred}(${x}, ${t})` : `${k.pred}(${t}, ${x})`
+  );
+  if (atoms.length === 0) return negated ? "true" : "false";
+  const asked = atoms.length === 1 ? atoms[0] : `(${atoms.join(" or ")})`;
+  const stands = standingText(gate, vocab, r, [...names, r, t, z]);
+  const open = `exists(${t}: ${T}, ${asked} and exists(${r}: ${T}, ${stands} and ${
+    distanceText(mover, r, t)
+  } < len(select_all(${z}: ${T}, true))))`;
+  const itself = gate.wanted === undefined
+    ? ""
+    : ` and ${wantedText(gate, goals, vocab, x, [...taken, r, t, z], true)}`;
+  const text = `exists(${t}: ${T}, ${asked}) and not ${open}${itself}`;
+  return negated ? `not (${text})` : `(${text})`;
+}
+
+/** "The mover stands at `r`": its moved atom, the mover's other arguments quantified. */
+function standingText(gate: Gate, vocab: Vocabulary, r: string, taken: readonly string[]): string {
+  const { pred, position } = movedArgument(gate.mover);
+  const params = vocab.predicates[pred].params;
+  const names: string[] = [];
+  const args = params.map((_, i) => {
+    if (i === position) return r;
+    const o = freshName(`o${i}`, [...taken, ...names]);
+    names.push(o);
+    return o;
+  });
+  const atom = `${pred}(${args.join(", ")})`;
+  return params.reduceRight(
+    (inner, type, i) => i === position ? inner : `exists(${args[i]}: ${type}, ${inner})`,
+    atom,
+  );
+}

@@ -127,9 +127,11 @@ export function findGates(
         const base = held.get(action);
         if (at < 0 || !base) continue;
         // What it needs of another object that some action changes.
+        // (Not where the mover stands, which the mover's own steps see to.)
         const wantedLit = base.literals.find((l) =>
           !l.negated && l.none === undefined && !staticPreds.has(l.pred) &&
-          l.pred !== movedPred && l.args.length === 1 && l.args[0] !== at
+          l.pred !== movedPred && l.pred !== fluent && l.args.length === 1 &&
+          l.args[0] !== at && !isAssignable(vocab, params[l.args[0]].type, mover.type)
         );
         const first = wantedLit?.args[0] ?? at;
         const statics = base.literals.filter((l) => staticPreds.has(l.pred));
@@ -321,8 +323,28 @@ export function blockingText(
   goals: readonly PendingGoal[],
   vocab: Vocabulary,
   l: string,
+  type: string,
   taken: readonly string[],
   negated = false,
+): string {
+  const text = asType(
+    vocab,
+    l,
+    type,
+    gate.mover.type,
+    taken,
+    (name) => blockingOf(gate, goals, vocab, name, [...taken, l]),
+  );
+  return negated ? `not (${text})` : `(${text})`;
+}
+
+/** "Place `l` blocks the way", `l` of the mover's type. */
+function blockingOf(
+  gate: Gate,
+  goals: readonly PendingGoal[],
+  vocab: Vocabulary,
+  l: string,
+  taken: readonly string[],
 ): string {
   const { mover, relaxed, fluent, links } = gate;
   const T = mover.type;
@@ -356,10 +378,28 @@ export function blockingText(
       } and exists(${t}: ${T}, ${atom} and ${way}))`;
     }),
   ];
-  const text = `not ${fluent}(${l}) and exists(${r}: ${T}, ${stands} and ${edge} and (${
+  return `not ${fluent}(${l}) and exists(${r}: ${T}, ${stands} and ${edge} and (${
     parts.join(" or ")
   }))`;
-  return negated ? `not (${text})` : `(${text})`;
+}
+
+/**
+ * `body` said of `x` (a variable of type `type`) as an object of type
+ * `as`: itself where it is one, else through a variable of that type equal
+ * to it; false where no object is both.
+ */
+function asType(
+  vocab: Vocabulary,
+  x: string,
+  type: string,
+  as: string,
+  taken: readonly string[],
+  body: (name: string) => string,
+): string {
+  if (isAssignable(vocab, type, as)) return body(x);
+  if (!isAssignable(vocab, as, type)) return "false";
+  const c = freshName("c", [...taken, x]);
+  return `exists(${c}: ${as}, ${c} == ${x} and ${body(c)})`;
 }
 
 /** A step of `mover` from `a` to `b` as an expression (the disjunction of its steps' conditions). */
@@ -383,8 +423,28 @@ export function wantedText(
   goals: readonly PendingGoal[],
   vocab: Vocabulary,
   x: string,
+  type: string,
   taken: readonly string[],
   negated = false,
+): string {
+  const text = asType(
+    vocab,
+    x,
+    type,
+    gate.condition.types[0],
+    taken,
+    (name) => wantedOf(gate, goals, vocab, name, [...taken, x]),
+  );
+  return negated ? `not (${text})` : `(${text})`;
+}
+
+/** "The opener wants `x`", `x` of the type it wants. */
+function wantedOf(
+  gate: Gate,
+  goals: readonly PendingGoal[],
+  vocab: Vocabulary,
+  x: string,
+  taken: readonly string[],
 ): string {
   const { condition, order, at } = gate;
   const slot = order.indexOf(at);
@@ -396,10 +456,10 @@ export function wantedText(
     1,
     (l, ns) =>
       l.pred === BLOCKING
-        ? blockingText(gate, goals, vocab, ns[l.args[0]], [...taken, ...ns])
+        ? blockingText(gate, goals, vocab, ns[l.args[0]], gate.mover.type, [...taken, ...ns])
         : literalText(l, ns),
   );
-  return negated ? `not (${text})` : `(${text})`;
+  return text;
 }
 
 /**
@@ -412,6 +472,7 @@ export function strandedText(
   goals: readonly PendingGoal[],
   vocab: Vocabulary,
   x: string,
+  type: string,
   taken: readonly string[],
   negated = false,
 ): string {
@@ -422,8 +483,15 @@ export function strandedText(
   const t = freshName("t", [...names, r]);
   const z = freshName("z", [...names, r, t]);
   const atoms = gate.links.filter((k) => k.goal).map((k) =>
-    k.object === 0 ? `${k.pred}(${x}, ${t})` : `${k.pred}(${t}, ${x})`
-  );
+    asType(
+      vocab,
+      x,
+      type,
+      k.type,
+      [...names, r, t, z],
+      (name) => k.object === 0 ? `${k.pred}(${name}, ${t})` : `${k.pred}(${t}, ${name})`,
+    )
+  ).filter((a) => a !== "false");
   if (atoms.length === 0) return negated ? "true" : "false";
   const asked = atoms.length === 1 ? atoms[0] : `(${atoms.join(" or ")})`;
   const stands = standingText(gate, vocab, r, [...names, r, t, z]);
@@ -432,7 +500,7 @@ export function strandedText(
   } < len(select_all(${z}: ${T}, true))))`;
   const itself = gate.wanted === undefined
     ? ""
-    : ` and ${wantedText(gate, goals, vocab, x, [...taken, r, t, z], true)}`;
+    : ` and ${wantedText(gate, goals, vocab, x, type, [...taken, r, t, z], true)}`;
   const text = `exists(${t}: ${T}, ${asked}) and not ${open}${itself}`;
   return negated ? `not (${text})` : `(${text})`;
 }

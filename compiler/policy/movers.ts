@@ -379,17 +379,20 @@ export function ruleLiteralText(
   if (l.pred.startsWith(BLOCKING) && pendingContext?.gates) {
     const { goals, vocab, gates } = pendingContext;
     const gate = gates[Number(l.pred.slice(BLOCKING.length))];
-    return blockingText(gate, goals, vocab, names[l.args[0]], names, l.negated);
+    const type = pendingContext.types[l.args[0]];
+    return blockingText(gate, goals, vocab, names[l.args[0]], type, names, l.negated);
   }
   if (l.pred.startsWith(WANTED) && pendingContext?.gates) {
     const { goals, vocab, gates } = pendingContext;
     const gate = gates[Number(l.pred.slice(WANTED.length))];
-    return wantedText(gate, goals, vocab, names[l.args[0]], names, l.negated);
+    const type = pendingContext.types[l.args[0]];
+    return wantedText(gate, goals, vocab, names[l.args[0]], type, names, l.negated);
   }
   if (l.pred.startsWith(STRANDED) && pendingContext?.gates) {
     const { goals, vocab, gates } = pendingContext;
     const gate = gates[Number(l.pred.slice(STRANDED.length))];
-    return strandedText(gate, goals, vocab, names[l.args[0]], names, l.negated);
+    const type = pendingContext.types[l.args[0]];
+    return strandedText(gate, goals, vocab, names[l.args[0]], type, names, l.negated);
   }
   if (l.pred.startsWith(SETTLED)) {
     const chain = chains[Number(l.pred.slice(SETTLED.length))];

@@ -3,15 +3,20 @@
  * mover's step may ask something of its destination that the map does not
  * fix (`open(v)`) and another action makes true (`unlock(cur, l, key, s)`
  * adds `open(l)`). When the goal's business lies where no open path leads,
- * the place to open is a **blocking** one: closed, the first closed place
- * on a shortest path that ignores what is closed, from where the mover
- * stands to a place the goal still needs (where a pending object lies, or
- * is to go). What the opening action needs of another of its objects
- * (`holding(key)`, of a key whose shape is the lock's) makes that object
- * **wanted**: the demonstrations fetched a key only when a lock stood in
- * the way.
+ * a place to open is a **blocking** one: closed, next to where the mover
+ * can go, and on a path that ignores what is closed to a place the goal
+ * still needs (where a pending object lies, or is to go) and no open path
+ * reaches. (Not "the first closed place on a shortest such path": that
+ * changes with every step the mover takes, and a mover heading for what
+ * opens it then goes round in circles.) What the opening action needs of
+ * another of its objects (`holding(key)`, of a key whose shape is the
+ * lock's) makes that object **wanted**: the demonstrations fetched a key
+ * only when a lock stood in the way. An object the goal wants only at
+ * places no open path reaches is **stranded**, unless it opens the way
+ * itself: the demonstrations took up no such thing, which would fill the
+ * hand the key needs.
  *
- * In the expression language both are quantified conditions over
+ * In the expression language all three are quantified conditions over
  * distances (`distance(...)`), the step graph's and the same graph's
  * without what is closed.
  *

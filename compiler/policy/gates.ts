@@ -284,7 +284,7 @@ export class GateStates {
         // On the edge of where the mover can go: an open path leads next to it.
         const next = relaxed.steps.some((s) =>
           assignments(s.edge, state, [undefined, l], Infinity, true).some((a) =>
-            a[0] !== undefined && state.fits(a[0], mover.type) &&
+            a[0] !== undefined && state.fits(a[0], mover.type) && state.has(fluent, [a[0]]) &&
             this.#full.distance(state, a[0], r) < n
           )
         );
@@ -373,7 +373,10 @@ function blockingOf(
     `${dR(r, t)} < ${count}`,
     `${dR(l, t)} < ${count}`,
   ].join(" and ");
-  const edge = `exists(${w}: ${T}, (${stepText(relaxed, w, l)}) and ${dF(w, r)} < ${count})`;
+  // (A path's steps ask the places they enter: the neighbour must be open itself.)
+  const edge = `exists(${w}: ${T}, (${stepText(relaxed, w, l)}) and ${fluent}(${w}) and ${
+    dF(w, r)
+  } < ${count})`;
   const parts = [
     `exists(${t}: ${T}, ${pendingText(goals, vocab, t, T, names)} and ${way})`,
     ...links.map((k) => {

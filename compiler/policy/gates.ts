@@ -332,15 +332,15 @@ export function blockingText(
   taken: readonly string[],
   negated = false,
 ): string {
-  const text = asType(
+  return said(
     vocab,
     l,
     type,
     gate.mover.type,
     taken,
+    negated,
     (name) => blockingOf(gate, goals, vocab, name, [...taken, l]),
   );
-  return negated ? `not (${text})` : `(${text})`;
 }
 
 /** "Place `l` blocks the way", `l` of the mover's type. */
@@ -410,6 +410,20 @@ function asType(
   return `exists(${c}: ${as}, ${c} == ${x} and ${body(c)})`;
 }
 
+/** `body` said of `x` as an object of type `as` (see `asType`), or its negation, in parentheses. */
+function said(
+  vocab: Vocabulary,
+  x: string,
+  type: string,
+  as: string,
+  taken: readonly string[],
+  negated: boolean,
+  body: (name: string) => string,
+): string {
+  const text = asType(vocab, x, type, as, taken, body);
+  return negated ? `not (${text})` : `(${text})`;
+}
+
 /** A step of `mover` from `a` to `b` as an expression (the disjunction of its steps' conditions). */
 function stepText(mover: Mover, a: string, b: string): string {
   const texts = mover.steps.map((s) => {
@@ -435,15 +449,15 @@ export function wantedText(
   taken: readonly string[],
   negated = false,
 ): string {
-  const text = asType(
+  return said(
     vocab,
     x,
     type,
     gate.condition.types[0],
     taken,
+    negated,
     (name) => wantedOf(gate, goals, vocab, name, [...taken, x]),
   );
-  return negated ? `not (${text})` : `(${text})`;
 }
 
 /** "The opener wants `x`", `x` of the type it wants. */

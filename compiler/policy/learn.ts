@@ -2157,19 +2157,60 @@ class Learner {
   #placeBest(rules: PolicyRule[], rule: PolicyRule, why: string): PolicyRule | undefined {
     const key = ruleKey(rule);
     if (rules.some((r) => ruleKey(r) === key)) return undefined;
-    let reaching = this.#reaching(rules, 0);
     let best: { k: number; scored: Scored } | undefined;
-    for (let k = 0; k <= rules.length; k++) {
-      if (k > 0) {
-        const before = rules[k - 1].condition;
-        reaching = reaching.filter((i) => !satisfiable(before, this.#index[i]));
-      }
-      const scored = this.#score(rule.condition, rule.action, reaching);
+    for (const { k, scored } of this.#placings(rules, rule, 0)) {
       if (scored.pos.length <= scored.neg.length) continue;
       if (!best || scored.neg.length < best.scored.neg.length) best = { k, scored };
     }
-    if (!best) return undefined;
-    const { k, scored } = best;
+    return best && this.#insertAt(rules, rule, best.k, best.scored, why);
+  }
+
+  /**
+   * Puts `rule` at the first place from `start` on where what it decides of
+   * the demonstrated decisions reaching that place `accepts`, with what it
+   * takes and decides otherwise there; says `why` with `--explain`. Returns
+   * the rule placed, if any.
+   */
+  #placeFirst(
+    rules: PolicyRule[],
+    rule: PolicyRule,
+    start: number,
+    accepts: (scored: Scored) => boolean,
+    why: string,
+  ): PolicyRule | undefined {
+    for (const { k, scored } of this.#placings(rules, rule, start)) {
+      if (accepts(scored)) return this.#insertAt(rules, rule, k, scored, why);
+    }
+  }
+
+  /**
+   * Each place in the list from `start` on, with what `rule` decides there
+   * of the demonstrated decisions reaching it: those reaching the place
+   * before that its rule does not act in.
+   */
+  *#placings(
+    rules: readonly PolicyRule[],
+    rule: PolicyRule,
+    start: number,
+  ): Generator<{ k: number; scored: Scored }> {
+    let reaching = this.#reaching(rules, start);
+    for (let k = start; k <= rules.length; k++) {
+      if (k > start) {
+        const before = rules[k - 1].condition;
+        reaching = reaching.filter((i) => !satisfiable(before, this.#index[i]));
+      }
+      yield { k, scored: this.#score(rule.condition, rule.action, reaching) };
+    }
+  }
+
+  /** Inserts `rule` at place `k` with what it decides there; says `why` with `--explain`. */
+  #insertAt(
+    rules: PolicyRule[],
+    rule: PolicyRule,
+    k: number,
+    scored: Scored,
+    why: string,
+  ): PolicyRule {
     rules.splice(k, 0, {
       ...rule,
       covers: scored.pos.length,
@@ -2179,40 +2220,6 @@ class Learner {
     this.#decidedOtherwise.push(...scored.neg);
     this.#explain?.(`policy rule ${k + 1} ${why}: ${this.#ruleText(rules[k])}`);
     return rules[k];
-  }
-
-  /**
-   * Puts `rule` at the first place from `start` on where what it decides of
-   * the demonstrated decisions reaching that place `accepts`, with what it
-   * takes and decides otherwise there; says `why` with `--explain`. The
-   * decisions reaching each place are those reaching the one before that
-   * its rule does not act in. Returns the rule placed, if any.
-   */
-  #placeFirst(
-    rules: PolicyRule[],
-    rule: PolicyRule,
-    start: number,
-    accepts: (scored: Scored) => boolean,
-    why: string,
-  ): PolicyRule | undefined {
-    let reaching = this.#reaching(rules, start);
-    for (let k = start; k <= rules.length; k++) {
-      if (k > start) {
-        const before = rules[k - 1].condition;
-        reaching = reaching.filter((i) => !satisfiable(before, this.#index[i]));
-      }
-      const scored = this.#score(rule.condition, rule.action, reaching);
-      if (!accepts(scored)) continue;
-      rules.splice(k, 0, {
-        ...rule,
-        covers: scored.pos.length,
-        fires: scored.fires.length,
-        ...(scored.neg.length > 0 ? { otherwise: scored.neg.length } : {}),
-      });
-      this.#decidedOtherwise.push(...scored.neg);
-      this.#explain?.(`policy rule ${k + 1} ${why}: ${this.#ruleText(rules[k])}`);
-      return rules[k];
-    }
   }
 
   /**

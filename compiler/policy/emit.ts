@@ -32,7 +32,8 @@ import {
   renameLiteral,
 } from "./conjunction.ts";
 import { otherwiseText, type Policy, ruleText, ruleVariables } from "./learn.ts";
-import { CLOSER, distanceText, type Mover, ruleLiteralText } from "./movers.ts";
+import { CLOSER, distanceText, type Mover } from "./movers.ts";
+import { ruleLiteralText } from "./rule_text.ts";
 
 /**
  * The skill of a decision list (see the module doc).

@@ -66,8 +66,8 @@ import {
   type MoverStep,
   moverVariables,
   movesIn,
-  ruleLiteralText,
 } from "./movers.ts";
+import { ruleLiteralText } from "./rule_text.ts";
 import { type Chain, findChains, SETTLED, settled } from "./settled.ts";
 import { goalRelations } from "./goals.ts";
 import { ENOUGH, enough, type Supply } from "./supplies.ts";

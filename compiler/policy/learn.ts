@@ -2051,9 +2051,13 @@ class Learner {
    * the place it opens blocks, and each action that makes true what the
    * opener needs of an object (`pickup` of a key, for its `holding`) where
    * the object is wanted; each with what held at its every demonstrated
-   * use, at the first place in the list where it takes demonstrated
-   * decisions and decides few otherwise. The seek rules then head for
-   * where they act: to the key, then next to the lock.
+   * use, at the place in the list where it decides fewest demonstrated
+   * decisions otherwise, among those where it takes more than that (an
+   * expert that saw the whole problem opened a lock only once its way got
+   * there; opening it earlier costs an action or two). The seek rules then
+   * head for where they act: to the key, then next to the lock. First,
+   * rules that take up or head for what the goal still asks leave a
+   * stranded object alone, where that changes no demonstrated decision.
    */
   #openGates(rules: PolicyRule[], held: ReadonlyMap<string, Conjunction>): void {
     const uses = this.#actionUses();

@@ -10,6 +10,10 @@ import { generateExpertTraces } from "../../runtime/eval/expert_traces.ts";
 import { withEnvOptions } from "../../runtime/environment.ts";
 import { groundTrace, shareStates } from "../../compiler/ground.ts";
 import { learnPolicy, policyExamples, ruleText } from "../../compiler/policy/learn.ts";
+import { StateIndex, TypeIndex } from "../../compiler/policy/conjunction.ts";
+import { blockingText, GateStates, strandedText, wantedText } from "../../compiler/policy/gates.ts";
+import { parseExpr } from "../../dsl/expr/parse.ts";
+import { evalExpr } from "../../dsl/expr/eval.ts";
 import { induceAndRun } from "./_induce_and_run.ts";
 import { VAULT, type VaultLayout, vaultProblem } from "./_vault.ts";
 
@@ -37,6 +41,14 @@ const PROBLEMS: Record<string, VaultLayout> = {
     badges: [["blue", 0], ["red", 5], ["red", 1]],
     parcels: [[6, 11], [2, 9], [10, 0]],
     start: 1,
+  },
+  // Two seals side by side: the second blocks nothing until the first is open.
+  t3: {
+    rooms: 7,
+    sealed: { 3: "red", 4: "blue" },
+    badges: [["red", 1], ["blue", 2]],
+    parcels: [[0, 6]],
+    start: 0,
   },
 };
 
@@ -102,4 +114,48 @@ Deno.test("the rules that open the way say what blocks it and what it wants", as
     texts.some((t) => t.startsWith("unseal(") && t.includes("and (not unsealed(door) and exists(")),
     texts.join("\n"),
   );
+});
+
+Deno.test("blocking, wanted and stranded say the same as computed and as expressions, in every state of the larger problems' runs", async () => {
+  const traces = await demonstrations();
+  const learned = withEnvOptions(kit, LEARNED);
+  const grounded = shareStates(traces.map((t) => groundTrace(t, learned.grounder())));
+  const policy = learnPolicy(policyExamples(grounded, kit.vocabulary), grounded, kit.vocabulary);
+  const [gate] = policy.gates;
+  // States where seals block the way: the expert's runs of the larger problems.
+  const runs = await generateExpertTraces(
+    kit,
+    ["t1", "t2", "t3"].map((t) => ({ id: `vault/${t}` })),
+    { envOptions: LEARNED },
+  );
+  const states = runs.flatMap((t) => groundTrace(t, learned.grounder()).states);
+  const preds = Object.keys(kit.vocabulary.predicates);
+  const types = new TypeIndex(kit.vocabulary);
+  const gates = new GateStates(gate, policy.goals);
+  const texts = {
+    blocking: ["room", blockingText(gate, policy.goals, kit.vocabulary, "x", "room", ["x"])],
+    wanted: ["item", wantedText(gate, policy.goals, kit.vocabulary, "x", "item", ["x"])],
+    stranded: ["item", strandedText(gate, policy.goals, kit.vocabulary, "x", "item", ["x"])],
+  } as const;
+  let blocked = 0;
+  for (const facts of states) {
+    const state = new StateIndex(facts, preds, types);
+    for (const [name, [type, text]] of Object.entries(texts)) {
+      const parsed = parseExpr(`select_all(x: ${type}, ${text})`);
+      assert.ok(parsed.ok, text);
+      const said = evalExpr(parsed.value, { vocab: kit.vocabulary, facts, scope: {} });
+      assert.ok(said.ok, JSON.stringify(said));
+      const computed = state.objectsOf(type).filter((x) =>
+        name === "blocking"
+          ? gates.blocking(state, x)
+          : name === "wanted"
+          ? gates.wanted(state, x)
+          : gates.stranded(state, x)
+      );
+      assert.deepEqual([...(said.value as string[])].sort(), computed.sort(), name);
+      if (name === "blocking" && computed.length > 0) blocked++;
+    }
+  }
+  // Seals blocked the way in some of those states.
+  assert.ok(blocked > 0);
 });

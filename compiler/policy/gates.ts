@@ -33,7 +33,7 @@ import {
   literalText,
   type StateIndex,
 } from "./conjunction.ts";
-import { distanceText, movedArgument, type Mover, MoverDistances } from "./movers.ts";
+import { distanceText, movedArgument, type Mover, MoverDistances, stepText } from "./movers.ts";
 import { pending, type PendingGoal, pendingText } from "./pending.ts";
 import { goalRelations } from "./goals.ts";
 
@@ -121,6 +121,7 @@ export function findGates(
         edge: { ...s.edge, literals: s.edge.literals.filter((l) => staticPreds.has(l.pred)) },
       })),
     };
+    const links = placeLinks(vocab, mover.type, staticPreds);
     for (const fluent of fluents) {
       for (const [action, list] of uses) {
         if (own.has(action) || list.length === 0) continue;
@@ -154,7 +155,7 @@ export function findGates(
           },
           order,
           ...(wantedLit ? { wanted: wantedLit.pred } : {}),
-          links: placeLinks(vocab, mover.type, staticPreds),
+          links,
         });
       }
     }
@@ -211,8 +212,16 @@ export class GateStates {
   readonly #blocking = new WeakMap<StateIndex, Set<string>>();
   readonly #wanted = new WeakMap<StateIndex, Set<string>>();
 
-  constructor(readonly gate: Gate, readonly goals: readonly PendingGoal[]) {
-    this.#full = new MoverDistances(gate.mover);
+  /**
+   * @param full Distances along the gate's mover, where they are kept
+   *   already (the learner's closer literals read the same graph).
+   */
+  constructor(
+    readonly gate: Gate,
+    readonly goals: readonly PendingGoal[],
+    full: MoverDistances = new MoverDistances(gate.mover),
+  ) {
+    this.#full = full;
     this.#relaxed = new MoverDistances(gate.relaxed);
   }
 
@@ -424,18 +433,6 @@ function said(
   return negated ? `not (${text})` : `(${text})`;
 }
 
-/** A step of `mover` from `a` to `b` as an expression (the disjunction of its steps' conditions). */
-function stepText(mover: Mover, a: string, b: string): string {
-  const texts = mover.steps.map((s) => {
-    const names = s.edge.types.map((_, i) =>
-      i === 0 ? a : i === 1 ? b : freshName(`w${i - 1}`, [a, b])
-    );
-    return existentialText(s.edge, names, 2);
-  });
-  const unique = [...new Set(texts)];
-  return unique.length === 1 ? unique[0] : unique.map((e) => `(${e})`).join(" or ");
-}
-
 /**
  * The expression of "the opener wants `x`" (`x` a variable name; `taken`
  * are names it must not rebind), or of its negation.
@@ -472,7 +469,7 @@ function wantedOf(
   const slot = order.indexOf(at);
   const names = condition.types.map((_, i) => i === 0 ? x : freshName(`g${i}`, [...taken, x]));
   const blocking = { pred: BLOCKING, args: [slot], negated: false };
-  const text = existentialText(
+  return existentialText(
     { types: condition.types, literals: [...condition.literals, blocking] },
     names,
     1,
@@ -481,7 +478,6 @@ function wantedOf(
         ? blockingText(gate, goals, vocab, ns[l.args[0]], gate.mover.type, [...taken, ...ns])
         : literalText(l, ns),
   );
-  return text;
 }
 
 /**

@@ -472,15 +472,23 @@ class Learner {
   /**
    * Gives rule `i` `condition` instead where it then fires in the same
    * demonstrated states it is reached in and decides none otherwise (so
-   * every rule after it sees the states it saw); says so with `why`.
-   * Returns whether it did.
+   * every rule after it sees the states it saw), or with `asBefore` no more
+   * than it did (a rule learned deciding a few otherwise); says so with
+   * `why`. Returns whether it did.
    */
-  #rewrite(rules: PolicyRule[], i: number, condition: Conjunction, why: string): boolean {
+  #rewrite(
+    rules: PolicyRule[],
+    i: number,
+    condition: Conjunction,
+    why: string,
+    asBefore = false,
+  ): boolean {
     const rule = rules[i];
     const reaching = this.#reaching(rules, i);
     const before = this.#score(rule.condition, rule.action, reaching);
     const after = this.#score(condition, rule.action, reaching);
-    if (after.neg.length > 0 || after.fires.join() !== before.fires.join()) return false;
+    const allowed = asBefore ? before.neg.length : 0;
+    if (after.neg.length > allowed || after.fires.join() !== before.fires.join()) return false;
     rules[i] = { ...rule, condition };
     this.#explain?.(`policy rule ${i + 1} ${why}: ${this.#ruleText(rules[i])}`);
     return true;
@@ -2073,18 +2081,8 @@ class Learner {
           if (l.pred !== PENDING || l.negated || l.none !== undefined) continue;
           if (!types.some((t) => this.#types.fits(rule.condition.types[v], t))) continue;
           const not = { pred: `${STRANDED}${g}`, args: [v], negated: true };
-          const reaching = this.#reaching(rules, i);
-          const before = this.#score(rule.condition, rule.action, reaching);
           const condition = { types: rule.condition.types, literals: [...literals, not] };
-          const after = this.#score(condition, rule.action, reaching);
-          if (after.fires.join() !== before.fires.join() || after.neg.length > before.neg.length) {
-            continue;
-          }
-          rules[i] = { ...rule, condition };
-          this.#explain?.(
-            `policy rule ${i + 1} leaves what it cannot bring yet: ${this.#ruleText(rules[i])}`,
-          );
-          break;
+          if (this.#rewrite(rules, i, condition, "leaves what it cannot bring yet", true)) break;
         }
       });
       const candidates: { action: string; v: number; pred: string }[] = [
@@ -2379,7 +2377,8 @@ class Learner {
   #findGates(held: ReadonlyMap<string, Conjunction>): void {
     this.#gates = findGates(this.vocab, this.#movers, this.#actionUses(), held, this.#static);
     this.#gates.forEach((gate, g) => {
-      const states = new GateStates(gate, this.#goals);
+      const full = this.#distances[this.#movers.indexOf(gate.mover)];
+      const states = new GateStates(gate, this.#goals, full);
       this.#derived.set(`${BLOCKING}${g}`, (state, [l]) => states.blocking(state, l));
       if (gate.wanted !== undefined) {
         this.#derived.set(`${WANTED}${g}`, (state, [x]) => states.wanted(state, x));

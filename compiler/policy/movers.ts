@@ -19,6 +19,7 @@ import {
   assignments,
   type Conjunction,
   existentialText,
+  freshName,
   type Literal,
   type StateIndex,
 } from "./conjunction.ts";
@@ -322,11 +323,21 @@ export class MoverDistances {
  * actions' step conditions.
  */
 export function distanceText(mover: Mover, a: string, b: string): string {
-  const edge = mover.steps.map((s) => {
-    const names = s.edge.types.map((_, i) => i === 0 ? "u" : i === 1 ? "v" : `w${i - 1}`);
+  return `distance(u, v: ${mover.type}, ${stepText(mover, "u", "v")}, ${a}, ${b})`;
+}
+
+/**
+ * A step of `mover` from `a` to `b` (variable names) as an expression: the
+ * disjunction of its actions' step conditions, their other variables
+ * quantified.
+ */
+export function stepText(mover: Mover, a: string, b: string): string {
+  const texts = mover.steps.map((s) => {
+    const names = s.edge.types.map((_, i) =>
+      i === 0 ? a : i === 1 ? b : freshName(`w${i - 1}`, [a, b])
+    );
     return existentialText(s.edge, names, 2);
   });
-  const unique = [...new Set(edge)];
-  const text = unique.length === 1 ? unique[0] : unique.map((e) => `(${e})`).join(" or ");
-  return `distance(u, v: ${mover.type}, ${text}, ${a}, ${b})`;
+  const unique = [...new Set(texts)];
+  return unique.length === 1 ? unique[0] : unique.map((e) => `(${e})`).join(" or ");
 }

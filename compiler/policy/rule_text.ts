@@ -24,7 +24,8 @@ import {
 /**
  * What the text of a pending literal needs: the goal relations, the
  * vocabulary and the types of the rule's variables; and the supplies
- * enough literals refer to.
+ * enough literals refer to, and the gates blocking, wanted and stranded
+ * ones do.
  */
 export interface PendingContext {
   goals: readonly PendingGoal[];
@@ -33,6 +34,13 @@ export interface PendingContext {
   supplies?: readonly Supply[];
   gates?: readonly Gate[];
 }
+
+/** The gates' literals, by predicate prefix, and their texts (of one signature). */
+const GATE_TEXTS = [
+  [BLOCKING, blockingText],
+  [WANTED, wantedText],
+  [STRANDED, strandedText],
+] as const;
 
 /**
  * The text of a rule literal: a closer literal as a comparison of
@@ -53,23 +61,11 @@ export function ruleLiteralText(
     const supply = pendingContext.supplies[Number(l.pred.slice(ENOUGH.length))];
     return enoughText(supply, names[l.args[0]], names, l.negated);
   }
-  if (l.pred.startsWith(BLOCKING) && pendingContext?.gates) {
-    const { goals, vocab, gates } = pendingContext;
-    const gate = gates[Number(l.pred.slice(BLOCKING.length))];
-    const type = pendingContext.types[l.args[0]];
-    return blockingText(gate, goals, vocab, names[l.args[0]], type, names, l.negated);
-  }
-  if (l.pred.startsWith(WANTED) && pendingContext?.gates) {
-    const { goals, vocab, gates } = pendingContext;
-    const gate = gates[Number(l.pred.slice(WANTED.length))];
-    const type = pendingContext.types[l.args[0]];
-    return wantedText(gate, goals, vocab, names[l.args[0]], type, names, l.negated);
-  }
-  if (l.pred.startsWith(STRANDED) && pendingContext?.gates) {
-    const { goals, vocab, gates } = pendingContext;
-    const gate = gates[Number(l.pred.slice(STRANDED.length))];
-    const type = pendingContext.types[l.args[0]];
-    return strandedText(gate, goals, vocab, names[l.args[0]], type, names, l.negated);
+  for (const [prefix, text] of GATE_TEXTS) {
+    if (!l.pred.startsWith(prefix) || !pendingContext?.gates) continue;
+    const { goals, vocab, types, gates } = pendingContext;
+    const gate = gates[Number(l.pred.slice(prefix.length))];
+    return text(gate, goals, vocab, names[l.args[0]], types[l.args[0]], names, l.negated);
   }
   if (l.pred.startsWith(SETTLED)) {
     const chain = chains[Number(l.pred.slice(SETTLED.length))];

@@ -73,6 +73,12 @@ export interface Gate {
   wanted?: string;
   /** Predicates that place a pending object (`at(x, t)`, `goal_at(x, t)`): its position and the place's. */
   links: { pred: string; object: number; place: number; type: string; goal: boolean }[];
+  /**
+   * The goal's relations that place an object (`goal_at` of `at`), the
+   * object's position: an object already where one of them wants it is
+   * not wanted for a lock (taking it undoes the goal).
+   */
+  placed: { pred: string; goal: string; object: number; type: string }[];
 }
 
 /** What one demonstrated use of an action did. */
@@ -122,6 +128,14 @@ export function findGates(
       })),
     };
     const links = placeLinks(vocab, mover.type, staticPreds);
+    const placed = goalRelations(vocab).flatMap(({ pred, goal }) =>
+      links.filter((k) => k.pred === goal && k.goal).map((k) => ({
+        pred,
+        goal,
+        object: k.object,
+        type: k.type,
+      }))
+    );
     for (const fluent of fluents) {
       for (const [action, list] of uses) {
         if (own.has(action) || list.length === 0) continue;
@@ -156,6 +170,7 @@ export function findGates(
           order,
           ...(wantedLit ? { wanted: wantedLit.pred } : {}),
           links,
+          placed,
         });
       }
     }
@@ -241,7 +256,10 @@ export class GateStates {
         const fixed: (string | undefined)[] = condition.types.map(() => undefined);
         fixed[slot] = l;
         for (const a of assignments(condition, state, fixed)) {
-          if (a[0] !== undefined && state.fits(a[0], condition.types[0])) set.add(a[0]);
+          const x = a[0];
+          if (x !== undefined && state.fits(x, condition.types[0]) && !this.#placed(state, x)) {
+            set.add(x);
+          }
         }
       }
       this.#wanted.set(state, set);
@@ -270,6 +288,15 @@ export class GateStates {
     if (places.some((t) => from.some((r) => this.#full.distance(state, r, t) < n))) return false;
     // What opens the way itself is no stranded thing.
     return this.gate.wanted === undefined || !this.wanted(state, x);
+  }
+
+  /** Whether `x` is where one of the goal's atoms wants it. */
+  #placed(state: StateIndex, x: string): boolean {
+    return this.gate.placed.some(({ pred, goal, object }) => {
+      const pattern: (string | undefined)[] = [undefined, undefined];
+      pattern[object] = x;
+      return state.atoms(goal, pattern).some((args) => state.has(pred, args));
+    });
   }
 
   #blockingIn(state: StateIndex): Set<string> {
@@ -469,7 +496,7 @@ function wantedOf(
   const slot = order.indexOf(at);
   const names = condition.types.map((_, i) => i === 0 ? x : freshName(`g${i}`, [...taken, x]));
   const blocking = { pred: BLOCKING, args: [slot], negated: false };
-  return existentialText(
+  const opens = existentialText(
     { types: condition.types, literals: [...condition.literals, blocking] },
     names,
     1,
@@ -478,6 +505,27 @@ function wantedOf(
         ? blockingText(gate, goals, vocab, ns[l.args[0]], gate.mover.type, [...taken, ...ns])
         : literalText(l, ns),
   );
+  const placed = placedText(gate, vocab, x, condition.types[0], [...taken, ...names]);
+  return placed === "false" ? opens : `not ${placed} and ${opens}`;
+}
+
+/** "`x` is where one of the goal's atoms wants it", in parentheses; `false` where none can. */
+function placedText(
+  gate: Gate,
+  vocab: Vocabulary,
+  x: string,
+  type: string,
+  taken: readonly string[],
+): string {
+  const t = freshName("t", [...taken, x]);
+  const atoms = gate.placed.map(({ pred, goal, object, type: as }) =>
+    asType(vocab, x, type, as, [...taken, t], (name) => {
+      const args = object === 0 ? `${name}, ${t}` : `${t}, ${name}`;
+      return `${goal}(${args}) and ${pred}(${args})`;
+    })
+  ).filter((a) => a !== "false");
+  if (atoms.length === 0) return "false";
+  return `exists(${t}: ${gate.mover.type}, ${atoms.map((a) => `(${a})`).join(" or ")})`;
 }
 
 /**

@@ -1340,7 +1340,16 @@ class Learner {
       const rule = rules[i];
       const params = this.vocab.actions[rule.action].params;
       const { types, literals } = rule.condition;
-      const widened = params.map((_, k) => this.#widenable(rule.action, types, k));
+      // (Not a variable an atom asks to be of the narrower kind: `badge_colour(new, c)`.)
+      const widened = params.map((p, k) =>
+        this.#widenable(rule.action, types, k) &&
+        literals.every((l) =>
+          l.args.every((a, j) => {
+            const declared = this.vocab.predicates[l.pred]?.params[j];
+            return a !== k || declared === undefined || this.#types.fits(p.type, declared);
+          })
+        )
+      );
       if (!widened.includes(true)) continue;
       const condition: Conjunction = {
         types: types.map((t, k) => widened[k] ? params[k].type : t),
@@ -1888,6 +1897,8 @@ class Learner {
         const types = base.types.slice(0, n);
         for (const [v, w] of index) types[w] = base.types[v];
         // What the target's place must be, the step's base may say already.
+        // (The target, named as the step's destination, keeps its kind where narrower.)
+        if (this.#types.fits(base.types[t], types[step.to])) types[step.to] = base.types[t];
         const out = [...base.literals];
         const has = new Set(out.map(literalKey));
         for (const l of literals) {
@@ -2030,6 +2041,13 @@ class Learner {
           }
         }
         const one = (v: number) => n + (same.get(v) ?? v);
+        // One object under two names is of the narrower kind (the badge
+        // the target unseals with, the item a swap takes up).
+        const joinedTypes = [...base.types, ...target.condition.types];
+        for (const [v, to] of same) {
+          const kind = target.condition.types[v];
+          if (this.#types.fits(kind, joinedTypes[n + to])) joinedTypes[n + to] = kind;
+        }
         const literals = target.condition.literals.filter((l) =>
           !mine.has(l) && !l.pred.startsWith(CLOSER)
         ).map((l) => renameLiteral(l, one));
@@ -2043,7 +2061,7 @@ class Learner {
           }
           yield {
             step,
-            base: { types: [...base.types, ...target.condition.types], literals: base.literals },
+            base: { types: joinedTypes, literals: base.literals },
             n,
             target,
             literals,
@@ -2085,28 +2103,48 @@ class Learner {
           if (this.#rewrite(rules, i, condition, "leaves what it cannot bring yet", true)) break;
         }
       });
-      const candidates: { action: string; v: number; pred: string }[] = [
-        { action: gate.opener, v: gate.at, pred: `${BLOCKING}${g}` },
+      const wanted = (v: number, negated = false) => ({
+        pred: `${WANTED}${g}`,
+        args: [v],
+        negated,
+      });
+      const candidates: { action: string; literals: Literal[] }[] = [
+        {
+          action: gate.opener,
+          literals: [{ pred: `${BLOCKING}${g}`, args: [gate.at], negated: false }],
+        },
       ];
       for (const [action, list] of gate.wanted === undefined ? [] : uses) {
         if (action === gate.opener || gate.mover.steps.some((s) => s.action === action)) continue;
         const params = this.vocab.actions[action].params;
-        params.forEach((p, v) => {
-          const made = list.every((u) =>
-            u.add.some((a) => a.pred === gate.wanted && a.args[0] === u.args[v])
-          );
-          if (made && this.#types.fits(p.type, gate.condition.types[0])) {
-            candidates.push({ action, v, pred: `${WANTED}${g}` });
-          }
+        const wanting = (v: number) => this.#types.fits(params[v].type, gate.condition.types[0]);
+        const always = (v: number, side: "add" | "remove") =>
+          list.every((u) => u[side].some((a) => a.pred === gate.wanted && a.args[0] === u.args[v]));
+        // What the action takes the wanted atom from (the key a swap lays
+        // down) it gives up only where the opener does not want it either;
+        // and a swap takes up what the goal still asks for too, where the
+        // goal has nothing left to ask of what it gives up.
+        const given = params.flatMap((_, u) => wanting(u) && always(u, "remove") ? [u] : []);
+        const giveUp = given.map((u) => wanted(u, true));
+        params.forEach((_, v) => {
+          if (!always(v, "add") || !wanting(v)) return;
+          candidates.push({ action, literals: [wanted(v), ...giveUp] });
+          if (given.length === 0) return;
+          candidates.push({
+            action,
+            literals: [
+              { pred: PENDING, args: [v], negated: false },
+              { pred: `${STRANDED}${g}`, args: [v], negated: true },
+              ...giveUp,
+              ...given.map((u) => ({ pred: PENDING, args: [u], negated: true })),
+            ],
+          });
         });
       }
-      for (const { action, v, pred } of candidates) {
+      for (const { action, literals } of candidates) {
         const base = held.get(action);
         if (!base) continue;
-        const condition = {
-          types: base.types,
-          literals: [...base.literals, { pred, args: [v], negated: false }],
-        };
+        const condition = { types: base.types, literals: [...base.literals, ...literals] };
         const rule = { action, condition, covers: 0, fires: 0 };
         const at = this.#placeBest(rules, rule, "opens what blocks the way");
         if (at) placed.add(at);

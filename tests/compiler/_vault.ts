@@ -1,10 +1,4 @@
-/**
- * A domain of sealed rooms along a corridor: a courier walks between
- * adjacent rooms, but into a sealed one only once a badge of the room's
- * colour, in hand, has unsealed it; parcels (and badges) are taken and
- * left one at a time.
- */
-export const VAULT = `(define (domain vault)
+const VAULT_BODY = `(define (domain vault)
   (:requirements :strips :typing)
   (:types room colour item - object badge parcel - item)
   (:predicates (adjacent ?a - room ?b - room) (courier_in ?r - room) (unsealed ?r - room)
@@ -22,7 +16,24 @@ export const VAULT = `(define (domain vault)
     :effect (and (carries ?i) (not (lies ?i ?r)) (not (hand_free))))
   (:action leave :parameters (?r - room ?i - item)
     :precondition (and (courier_in ?r) (carries ?i))
-    :effect (and (lies ?i ?r) (hand_free) (not (carries ?i)))))`;
+    :effect (and (lies ?i ?r) (hand_free) (not (carries ?i))))`;
+
+/**
+ * A domain of sealed rooms along a corridor: a courier walks between
+ * adjacent rooms, but into a sealed one only once a badge of the room's
+ * colour, in hand, has unsealed it; parcels (and badges) are taken and
+ * left one at a time.
+ */
+export const VAULT = `${VAULT_BODY})`;
+
+/**
+ * The vault domain with one more action: in one go, take an item lying in
+ * the courier's room and leave the one in hand there.
+ */
+export const VAULT_EXCHANGE = `${VAULT_BODY}
+  (:action exchange :parameters (?r - room ?new - item ?old - item)
+    :precondition (and (courier_in ?r) (lies ?new ?r) (carries ?old))
+    :effect (and (carries ?new) (not (lies ?new ?r)) (lies ?old ?r) (not (carries ?old)))))`;
 
 /** What a vault problem holds. */
 export interface VaultLayout {
@@ -36,6 +47,8 @@ export interface VaultLayout {
   parcels: [number, number][];
   /** Where the courier starts. */
   start: number;
+  /** Badges the goal wants in a room: badge index and room. */
+  badgeGoals?: [number, number][];
 }
 
 /** A vault problem's PDDL text. */
@@ -58,6 +71,7 @@ export function vaultProblem(name: string, layout: VaultLayout): string {
   });
   layout.parcels.forEach(([at], i) => init.push(`(lies ${parcels[i]} ${room(at)})`));
   const goal = layout.parcels.map(([, to], i) => `(lies ${parcels[i]} ${room(to)})`);
+  for (const [b, to] of layout.badgeGoals ?? []) goal.push(`(lies ${badges[b]} ${room(to)})`);
   return `(define (problem ${name}) (:domain vault)
   (:objects ${rooms.join(" ")} - room ${colours.join(" ")} - colour ${
     badges.length > 0 ? `${badges.join(" ")} - badge` : ""

@@ -35,6 +35,14 @@ export const VAULT_EXCHANGE = `${VAULT_BODY}
     :precondition (and (courier_in ?r) (lies ?new ?r) (carries ?old))
     :effect (and (carries ?new) (not (lies ?new ?r)) (lies ?old ?r) (not (carries ?old)))))`;
 
+/**
+ * The exchange domain with badges and parcels alike items (one type): what
+ * a swap takes up and lays down are of the kind the seal wants.
+ */
+export const VAULT_EXCHANGE_ITEMS = VAULT_EXCHANGE
+  .replace("item - object badge parcel - item", "item")
+  .replaceAll("?b - badge", "?b - item");
+
 /** What a vault problem holds. */
 export interface VaultLayout {
   /** Rooms along the corridor, in order. */
@@ -51,8 +59,8 @@ export interface VaultLayout {
   badgeGoals?: [number, number][];
 }
 
-/** A vault problem's PDDL text. */
-export function vaultProblem(name: string, layout: VaultLayout): string {
+/** A vault problem's PDDL text (badges and parcels typed `item` with `items`). */
+export function vaultProblem(name: string, layout: VaultLayout, items = false): string {
   const room = (i: number) => `r${i}`;
   const rooms = Array.from({ length: layout.rooms }, (_, i) => room(i));
   const colours = [...new Set([...Object.values(layout.sealed), ...layout.badges.map(([c]) => c)])];
@@ -74,8 +82,8 @@ export function vaultProblem(name: string, layout: VaultLayout): string {
   for (const [b, to] of layout.badgeGoals ?? []) goal.push(`(lies ${badges[b]} ${room(to)})`);
   return `(define (problem ${name}) (:domain vault)
   (:objects ${rooms.join(" ")} - room ${colours.join(" ")} - colour ${
-    badges.length > 0 ? `${badges.join(" ")} - badge` : ""
-  } ${parcels.join(" ")} - parcel)
+    badges.length > 0 ? `${badges.join(" ")} - ${items ? "item" : "badge"}` : ""
+  } ${parcels.join(" ")} - ${items ? "item" : "parcel"})
   (:init ${init.join(" ")})
   (:goal (and ${goal.join(" ")})))`;
 }

@@ -11,11 +11,24 @@ import { withEnvOptions } from "../../runtime/environment.ts";
 import { groundTrace, shareStates } from "../../compiler/ground.ts";
 import { learnPolicy, policyExamples, ruleText } from "../../compiler/policy/learn.ts";
 import { StateIndex, TypeIndex } from "../../compiler/policy/conjunction.ts";
-import { blockingText, GateStates, strandedText, wantedText } from "../../compiler/policy/gates.ts";
+import {
+  blockingText,
+  GateStates,
+  strandedText,
+  WANTED,
+  wantedText,
+} from "../../compiler/policy/gates.ts";
+import { PENDING } from "../../compiler/policy/pending.ts";
 import { parseExpr } from "../../dsl/expr/parse.ts";
 import { evalExpr } from "../../dsl/expr/eval.ts";
 import { induceAndRun } from "./_induce_and_run.ts";
-import { VAULT, type VaultLayout, vaultProblem } from "./_vault.ts";
+import {
+  VAULT,
+  VAULT_EXCHANGE,
+  VAULT_EXCHANGE_ITEMS,
+  type VaultLayout,
+  vaultProblem,
+} from "./_vault.ts";
 
 const LEARNED = { rules: "learned", observe: "changing" };
 
@@ -49,6 +62,15 @@ const PROBLEMS: Record<string, VaultLayout> = {
     badges: [["red", 1], ["blue", 2]],
     parcels: [[0, 6]],
     start: 0,
+  },
+  // Two red badges, one of them where the goal wants it.
+  t4: {
+    rooms: 8,
+    sealed: { 4: "red" },
+    badges: [["red", 1], ["red", 2]],
+    parcels: [[0, 7]],
+    start: 0,
+    badgeGoals: [[0, 1]],
   },
 };
 
@@ -125,7 +147,7 @@ Deno.test("blocking, wanted and stranded say the same as computed and as express
   // States where seals block the way: the expert's runs of the larger problems.
   const runs = await generateExpertTraces(
     kit,
-    ["t1", "t2", "t3"].map((t) => ({ id: `vault/${t}` })),
+    ["t1", "t2", "t3", "t4"].map((t) => ({ id: `vault/${t}` })),
     { envOptions: LEARNED },
   );
   const states = runs.flatMap((t) => groundTrace(t, learned.grounder()).states);
@@ -158,4 +180,90 @@ Deno.test("blocking, wanted and stranded say the same as computed and as express
   }
   // Seals blocked the way in some of those states.
   assert.ok(blocked > 0);
+});
+
+Deno.test("what lies where the goal wants it is not wanted for a seal", async () => {
+  const traces = await demonstrations();
+  const learned = withEnvOptions(kit, LEARNED);
+  const grounded = shareStates(traces.map((t) => groundTrace(t, learned.grounder())));
+  const policy = learnPolicy(policyExamples(grounded, kit.vocabulary), grounded, kit.vocabulary);
+  const [gate] = policy.gates;
+  const [start] = groundTrace(
+    (await generateExpertTraces(kit, [{ id: "vault/t4" }], { envOptions: LEARNED }))[0],
+    learned.grounder(),
+  ).states;
+  const state = new StateIndex(
+    start,
+    Object.keys(kit.vocabulary.predicates),
+    new TypeIndex(kit.vocabulary),
+  );
+  const gates = new GateStates(gate, policy.goals);
+  assert.ok(gates.blocking(state, "r4"));
+  // b0 and b1 both open r4; the goal wants b0 where it lies.
+  assert.deepEqual(state.objectsOf("badge").filter((b) => gates.wanted(state, b)), ["b1"]);
+});
+
+Deno.test("a swap domain: one object under two names keeps the narrower kind, and the library loads and runs", async () => {
+  const exchange = pddlKit(
+    "pddl:vault",
+    VAULT_EXCHANGE,
+    "vault.pddl",
+    Object.entries(PROBLEMS).map(([id, layout]) => ({
+      id: `vault/${id}`,
+      file: `${id}.pddl`,
+      text: vaultProblem(id, layout),
+    })),
+    {},
+  );
+  const traces = await generateExpertTraces(
+    exchange,
+    ["d1", "d2", "d3"].map((d) => ({ id: `vault/${d}` })),
+    { envOptions: LEARNED },
+  );
+  // The demonstrations swap a badge for a parcel and back.
+  assert.ok(traces.some((t) => t.steps.some((s) => s.action.startsWith("exchange "))));
+  // A rule heading for where unseal acts named the badge as the swap's
+  // item (`badge_colour(new, c)`, `new: item`): the library failed to load.
+  const run = await induceAndRun(exchange, traces, ["vault/t1"], {
+    policyOnly: true,
+    envOptions: LEARNED,
+    maxActions: 300,
+  });
+  assert.ok(run.policy.includes("exchange"));
+  assert.equal(run.results[0].success, true);
+});
+
+Deno.test("a swap takes up what the goal still asks for and lays down only what no seal wants", async () => {
+  const items = pddlKit(
+    "pddl:vault",
+    VAULT_EXCHANGE_ITEMS,
+    "vault.pddl",
+    Object.entries(PROBLEMS).map(([id, layout]) => ({
+      id: `vault/${id}`,
+      file: `${id}.pddl`,
+      text: vaultProblem(id, layout, true),
+    })),
+    {},
+  );
+  const traces = await generateExpertTraces(
+    items,
+    ["d1", "d2", "d3"].map((d) => ({ id: `vault/${d}` })),
+    { envOptions: LEARNED },
+  );
+  const learned = withEnvOptions(items, LEARNED);
+  const grounded = shareStates(traces.map((t) => groundTrace(t, learned.grounder())));
+  const policy = learnPolicy(
+    policyExamples(grounded, items.vocabulary),
+    grounded,
+    items.vocabulary,
+  );
+  const swaps = policy.rules.filter((r) =>
+    r.action === "exchange" && r.condition.literals.some((l) =>
+      l.pred === PENDING && !l.negated && l.args[0] === 1
+    ) &&
+    r.condition.literals.some((l) => l.pred.startsWith(WANTED) && l.negated && l.args[0] === 2)
+  );
+  assert.ok(swaps.length > 0, policy.rules.map((r) => r.action).join(" "));
+  // The demonstrated swaps that laid down a used badge for a parcel.
+  assert.ok(swaps.some((r) => r.covers > 0));
 });

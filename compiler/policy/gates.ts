@@ -6,9 +6,13 @@
  * a place to open is a **blocking** one: closed, next to where the mover
  * can go, and on a path that ignores what is closed to a place the goal
  * still needs (where a pending object lies, or is to go) and no open path
- * reaches. (Not "the first closed place on a shortest such path": that
- * changes with every step the mover takes, and a mover heading for what
- * opens it then goes round in circles.) What the opening action needs of
+ * reaches. Where opening one such place is enough (an open path leads
+ * from it to such a place), only those block: a mover with a key opened
+ * every lock of its shape on the way to anywhere the goal needs. (Not
+ * "the first closed place on a shortest such path": that changes with
+ * every step the mover takes, and a mover heading for what opens it then
+ * goes round in circles; which places are next to the open region does
+ * not.) What the opening action needs of
  * another of its objects (`holding(key)`, of a key whose shape is the
  * lock's) makes that object **wanted**: the demonstrations fetched a key
  * only when a lock stood in the way. An object the goal wants only at
@@ -310,6 +314,7 @@ export class GateStates {
     const closed = places.filter((l) => !state.has(fluent, [l]));
     if (closed.length === 0) return set;
     const targets = this.#targets(state);
+    const near = new Set<string>();
     for (const r of this.#positions(state)) {
       const far = targets.filter((t) =>
         this.#full.distance(state, r, t) >= n && this.#relaxed.distance(state, r, t) < n
@@ -324,10 +329,14 @@ export class GateStates {
             this.#full.distance(state, a[0], r) < n
           )
         );
-        if (next) set.add(l);
+        if (!next) continue;
+        set.add(l);
+        if (far.some((t) => this.#full.distance(state, l, t) < n)) near.add(l);
       }
     }
-    return set;
+    // Where opening one place is enough, those places alone.
+    if (near.size > 0) this.#blocking.set(state, near);
+    return near.size > 0 ? near : set;
   }
 
   /** Where the mover stands. */
@@ -375,17 +384,32 @@ export function blockingText(
     gate.mover.type,
     taken,
     negated,
-    (name) => blockingOf(gate, goals, vocab, name, [...taken, l]),
+    (name) => {
+      const names = [...taken, l, name];
+      const other = freshName("l", names);
+      const T = gate.mover.type;
+      const near = (x: string, also: readonly string[]) =>
+        frontierOf(gate, goals, vocab, x, [...names, ...also], true);
+      return `(${near(name, [])} or (${
+        frontierOf(gate, goals, vocab, name, names, false)
+      } and not exists(${other}: ${T}, ${near(other, [other])})))`;
+    },
   );
 }
 
-/** "Place `l` blocks the way", `l` of the mover's type. */
-function blockingOf(
+/**
+ * "Closed place `l` is next to where the mover can go and on a way to a
+ * place the goal still needs that no open path reaches": with `alone`,
+ * opening `l` is enough to reach it (an open path leads from `l`), else a
+ * way that ignores what is closed. `l` is of the mover's type.
+ */
+function frontierOf(
   gate: Gate,
   goals: readonly PendingGoal[],
   vocab: Vocabulary,
   l: string,
   taken: readonly string[],
+  alone: boolean,
 ): string {
   const { mover, relaxed, fluent, links } = gate;
   const T = mover.type;
@@ -407,7 +431,7 @@ function blockingOf(
   const way = [
     `${dF(r, t)} >= ${count}`,
     `${dR(r, t)} < ${count}`,
-    `${dR(l, t)} < ${count}`,
+    `${alone ? dF(l, t) : dR(l, t)} < ${count}`,
   ].join(" and ");
   // (A path's steps ask the places they enter: the neighbour must be open itself.)
   const edge = `exists(${w}: ${T}, (${stepText(relaxed, w, l)}) and ${fluent}(${w}) and ${

@@ -635,6 +635,18 @@ class Evaluator {
   }
 
   private quant(e: Extract<Expr, { kind: "quant" }>, scope: Scope): Value {
+    // A quantifier that reads no variable from outside is the same
+    // wherever it is nested (`not exists(l: T, ...)` inside a quantifier
+    // over every place): worked out once per evaluation.
+    if (e.op === "select_one" || !isClosed(e)) return this.quantify(e, scope);
+    let kept = this.#closed.get(e);
+    if (kept === undefined) this.#closed.set(e, kept = this.quantify(e, scope));
+    return kept;
+  }
+  /** The closed quantifiers' values in this evaluation. */
+  readonly #closed = new Map<Expr, Value>();
+
+  private quantify(e: Extract<Expr, { kind: "quant" }>, scope: Scope): Value {
     const candidates = this.narrow(e, scope, this.domain(e, scope));
     const inner = new Frame(scope, e.var);
     const holds = (c: Value): boolean => {
@@ -709,6 +721,14 @@ function disjuncts(e: Expr): Expr[] {
 }
 
 const freeVarsOf = new WeakMap<Expr, string[]>();
+
+/** Whether an expression reads no free variable; kept per expression. */
+function isClosed(e: Expr): boolean {
+  let closed = closedOf.get(e);
+  if (closed === undefined) closedOf.set(e, closed = freeVars(e).size === 0);
+  return closed;
+}
+const closedOf = new WeakMap<Expr, boolean>();
 
 /** Whether a quantifier's body reads its variable; kept per expression. */
 function bodyReads(e: Extract<Expr, { kind: "quant" }>): boolean {

@@ -63,6 +63,14 @@ const PROBLEMS: Record<string, VaultLayout> = {
     parcels: [[0, 6]],
     start: 0,
   },
+  // A seal each way: only the one toward the parcel opens the way to it.
+  t5: {
+    rooms: 9,
+    sealed: { 2: "red", 6: "red" },
+    badges: [["red", 5]],
+    parcels: [[0, 1]],
+    start: 4,
+  },
   // Two red badges, one of them where the goal wants it.
   t4: {
     rooms: 8,
@@ -133,7 +141,9 @@ Deno.test("the rules that open the way say what blocks it and what it wants", as
   );
   // Unseal where the room blocks the way.
   assert.ok(
-    texts.some((t) => t.startsWith("unseal(") && t.includes("and (not unsealed(door) and exists(")),
+    texts.some((t) =>
+      t.startsWith("unseal(") && t.includes("and ((not unsealed(door) and exists(")
+    ),
     texts.join("\n"),
   );
 });
@@ -147,7 +157,7 @@ Deno.test("blocking, wanted and stranded say the same as computed and as express
   // States where seals block the way: the expert's runs of the larger problems.
   const runs = await generateExpertTraces(
     kit,
-    ["t1", "t2", "t3", "t4"].map((t) => ({ id: `vault/${t}` })),
+    ["t1", "t2", "t3", "t4", "t5"].map((t) => ({ id: `vault/${t}` })),
     { envOptions: LEARNED },
   );
   const states = runs.flatMap((t) => groundTrace(t, learned.grounder()).states);
@@ -266,4 +276,28 @@ Deno.test("a swap takes up what the goal still asks for and lays down only what 
   assert.ok(swaps.length > 0, policy.rules.map((r) => r.action).join(" "));
   // The demonstrated swaps that laid down a used badge for a parcel.
   assert.ok(swaps.some((r) => r.covers > 0));
+});
+
+Deno.test("where opening one seal reaches what the goal needs, only such seals block", async () => {
+  const traces = await demonstrations();
+  const learned = withEnvOptions(kit, LEARNED);
+  const grounded = shareStates(traces.map((t) => groundTrace(t, learned.grounder())));
+  const policy = learnPolicy(policyExamples(grounded, kit.vocabulary), grounded, kit.vocabulary);
+  const [gate] = policy.gates;
+  const blocking = async (task: string) => {
+    const trace = (await generateExpertTraces(kit, [{ id: task }], { envOptions: LEARNED }))[0];
+    const [start] = groundTrace(trace, learned.grounder()).states;
+    const state = new StateIndex(
+      start,
+      Object.keys(kit.vocabulary.predicates),
+      new TypeIndex(kit.vocabulary),
+    );
+    const gates = new GateStates(gate, policy.goals);
+    return state.objectsOf("room").filter((r) => gates.blocking(state, r));
+  };
+  // r6 lies on a way to the parcel that ignores seals too (back through
+  // the courier's rooms), but opening r2 alone reaches it.
+  assert.deepEqual(await blocking("vault/t5"), ["r2"]);
+  // Where no single seal is enough (two side by side), the first one blocks.
+  assert.deepEqual(await blocking("vault/t3"), ["r3"]);
 });

@@ -309,6 +309,23 @@ Deno.test("a quantifier whose body does not read its variable is tried once", ()
   assert(!tried.ok);
 });
 
+Deno.test("a quantifier that reads no outer variable is worked out once per evaluation", () => {
+  // For each of 40 items, "no item is in a box": 40 x 40 iterations if the
+  // inner quantifier were tried for each, 40 + 40 once.
+  const types: Record<string, string> = {};
+  for (let i = 0; i < 40; i++) types[`item ${i}`] = "Item";
+  types["box 1"] = "Receptacle";
+  const facts = new FactStore([{ pred: "contains", args: ["box 1", "item 39"] }], types);
+  const source =
+    "select_all(a: Item, a != 'item 0' and not exists(b: Item, not not contains('box 1', b)))";
+  const r = evalExpr(parse(source), { vocab: VOCAB, facts, scope: {}, source, budget: 100 });
+  assertEquals(r, { ok: true, value: [] });
+  // One that reads the outer variable is tried for each.
+  const reads =
+    "select_all(a: Item, a != 'item 0' and not exists(b: Item, not not contains('box 1', b) and a == b))";
+  assert(!evalExpr(parse(reads), { vocab: VOCAB, facts, scope: {}, budget: 100 }).ok);
+});
+
 Deno.test("an atom inside an exists of the body narrows a quantifier, its variable matching anything", () => {
   // Forty items, three of them in some receptacle.
   const types: Record<string, string> = {};

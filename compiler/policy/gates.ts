@@ -390,9 +390,12 @@ export function blockingText(
       const T = gate.mover.type;
       const near = (x: string, also: readonly string[]) =>
         frontierOf(gate, goals, vocab, x, [...names, ...also], true);
-      return `(${near(name, [])} or (${
+      // (Whether any place is enough is the same for every place asked
+      // about: the evaluator works it out once.)
+      const some = `exists(${other}: ${T}, ${near(other, [other])})`;
+      return `((${some} and ${near(name, [])}) or (not ${some} and ${
         frontierOf(gate, goals, vocab, name, names, false)
-      } and not exists(${other}: ${T}, ${near(other, [other])})))`;
+      }))`;
     },
   );
 }

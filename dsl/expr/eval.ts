@@ -148,17 +148,29 @@ const keptDistances = new WeakMap<
   Vocabulary,
   Map<string, Map<string, Map<string, Map<Value, number>>>>
 >();
-/** Versions of one graph kept at most; beyond, the oldest goes. */
+/** Closed quantifiers' values kept across evaluations, like distances. */
+const keptClosed = new WeakMap<Vocabulary, Map<string, Map<string, Value>>>();
+
+/** An expression's text; kept per expression. */
+function printedOf(e: Expr): string {
+  let text = printedTexts.get(e);
+  if (text === undefined) printedTexts.set(e, text = printExpr(e));
+  return text;
+}
+const printedTexts = new WeakMap<Expr, string>();
+
+/** Versions of one graph (or closed quantifier) kept at most; beyond, the oldest goes. */
 const KEPT_VERSIONS = 16;
 
 /**
- * The predicates an edge condition reads (a function through its
- * predicate), sorted; `undefined` when it names one the vocabulary does
- * not know or picks with `select_one` (which a `choose` hook may steer).
+ * The predicates an expression reads (a distance's edge condition, a
+ * closed quantifier; a function through its predicate), sorted;
+ * `undefined` when it names one the vocabulary does not know or picks
+ * with `select_one` (which a `choose` hook may steer).
  */
-function edgePredicates(e: Expr, vocab: Vocabulary): readonly string[] | undefined {
-  let byVocab = edgePredicatesOf.get(e);
-  if (byVocab === undefined) edgePredicatesOf.set(e, byVocab = new WeakMap());
+function predicatesRead(e: Expr, vocab: Vocabulary): readonly string[] | undefined {
+  let byVocab = predicatesReadOf.get(e);
+  if (byVocab === undefined) predicatesReadOf.set(e, byVocab = new WeakMap());
   if (byVocab.has(vocab)) return byVocab.get(vocab)!;
   const preds = new Set<string>();
   let known = true;
@@ -179,7 +191,7 @@ function edgePredicates(e: Expr, vocab: Vocabulary): readonly string[] | undefin
   byVocab.set(vocab, out);
   return out;
 }
-const edgePredicatesOf = new WeakMap<Expr, WeakMap<Vocabulary, readonly string[] | undefined>>();
+const predicatesReadOf = new WeakMap<Expr, WeakMap<Vocabulary, readonly string[] | undefined>>();
 
 /** Each `distance` node's graph as text: its node type, variables and edge. */
 const graphKeys = new WeakMap<Expr, string>();
@@ -375,7 +387,7 @@ class Evaluator {
     graph: string,
   ): Map<string, Map<Value, number>> {
     const { facts, vocab } = this.env;
-    const preds = facts.version === undefined ? undefined : edgePredicates(e.edge, vocab);
+    const preds = facts.version === undefined ? undefined : predicatesRead(e.edge, vocab);
     if (preds === undefined) return new Map();
     const versions = [facts.version!(), ...preds.map((p) => facts.version!(p))].join(",");
     let byGraph = keptDistances.get(vocab);
@@ -640,11 +652,48 @@ class Evaluator {
     // over every place): worked out once per evaluation.
     if (e.op === "select_one" || !isClosed(e)) return this.quantify(e, scope);
     let kept = this.#closed.get(e);
-    if (kept === undefined) this.#closed.set(e, kept = this.quantify(e, scope));
+    if (kept === undefined) {
+      // Kept across evaluations too, as distances are: the same rule text
+      // is asked in every condition of a list, at every step.
+      const shared = this.sharedClosed(e);
+      kept = shared?.get() ?? this.quantify(e, scope);
+      shared?.set(kept);
+      this.#closed.set(e, kept);
+    }
     return kept;
   }
   /** The closed quantifiers' values in this evaluation. */
   readonly #closed = new Map<Expr, Value>();
+
+  /**
+   * Where a closed quantifier's value is kept across evaluations: per
+   * vocabulary, per text, per versions of the objects and of every
+   * predicate it reads, when the facts have versions.
+   */
+  private sharedClosed(
+    e: Extract<Expr, { kind: "quant" }>,
+  ): { get(): Value | undefined; set(v: Value): void } | undefined {
+    const { facts, vocab } = this.env;
+    const preds = facts.version === undefined ? undefined : predicatesRead(e, vocab);
+    if (preds === undefined) return undefined;
+    const versions = [facts.version!(), ...preds.map((p) => facts.version!(p))].join(",");
+    let byText = keptClosed.get(vocab);
+    if (!byText) keptClosed.set(vocab, byText = new Map());
+    const text = printedOf(e);
+    let byVersions = byText.get(text);
+    if (!byVersions) byText.set(text, byVersions = new Map());
+    const kept = byVersions;
+    return {
+      get: () => kept.get(versions),
+      set: (v) => {
+        if (kept.has(versions)) return;
+        if (kept.size >= KEPT_VERSIONS) kept.delete(kept.keys().next().value!);
+        // (A list handed to later evaluations must stay as it is.)
+        if (Array.isArray(v)) Object.freeze(v);
+        kept.set(versions, v);
+      },
+    };
+  }
 
   private quantify(e: Extract<Expr, { kind: "quant" }>, scope: Scope): Value {
     const candidates = this.narrow(e, scope, this.domain(e, scope));

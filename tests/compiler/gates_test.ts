@@ -141,9 +141,7 @@ Deno.test("the rules that open the way say what blocks it and what it wants", as
   );
   // Unseal where the room blocks the way.
   assert.ok(
-    texts.some((t) =>
-      t.startsWith("unseal(") && t.includes("and ((not unsealed(door) and exists(")
-    ),
+    texts.some((t) => t.startsWith("unseal(") && t.includes(" and not unsealed(door) and exists(")),
     texts.join("\n"),
   );
 });

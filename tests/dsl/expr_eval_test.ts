@@ -326,6 +326,30 @@ Deno.test("a quantifier that reads no outer variable is worked out once per eval
   assert(!evalExpr(parse(reads), { vocab: VOCAB, facts, scope: {}, budget: 100 }).ok);
 });
 
+Deno.test("a closed quantifier's value is kept across evaluations until what it reads changes", () => {
+  const types: Record<string, string> = {};
+  for (let i = 0; i < 40; i++) types[`item ${i}`] = "Item";
+  types["box 1"] = "Receptacle";
+  const facts = new FactStore([{ pred: "contains", args: ["box 1", "item 39"] }], types);
+  const source = "exists(b: Item, not not contains('box 1', b))";
+  const expr = parse(source);
+  // 40 iterations the first time; none the second, with a budget of 1.
+  assertEquals(evalExpr(expr, { vocab: VOCAB, facts, scope: {}, source }), {
+    ok: true,
+    value: true,
+  });
+  assertEquals(evalExpr(parse(source), { vocab: VOCAB, facts, scope: {}, source, budget: 1 }), {
+    ok: true,
+    value: true,
+  });
+  // Once `contains` changes, it is worked out again.
+  facts.apply({ add: [], remove: [{ pred: "contains", args: ["box 1", "item 39"] }] });
+  assertEquals(evalExpr(expr, { vocab: VOCAB, facts, scope: {}, source }), {
+    ok: true,
+    value: false,
+  });
+});
+
 Deno.test("an atom inside an exists of the body narrows a quantifier, its variable matching anything", () => {
   // Forty items, three of them in some receptacle.
   const types: Record<string, string> = {};

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { pddlKit } from "../../environments/pddl/kit.ts";
 import { generateExpertTraces } from "../../runtime/eval/expert_traces.ts";
-import { withEnvOptions } from "../../runtime/environment.ts";
+import { type EnvironmentKit, withEnvOptions } from "../../runtime/environment.ts";
 import { groundTrace, shareStates } from "../../compiler/ground.ts";
 import { learnPolicy, policyExamples, ruleText } from "../../compiler/policy/learn.ts";
 import { StateIndex, TypeIndex } from "../../compiler/policy/conjunction.ts";
@@ -82,22 +82,52 @@ const PROBLEMS: Record<string, VaultLayout> = {
   },
 };
 
-const kit = pddlKit(
-  "pddl:vault",
-  VAULT,
-  "vault.pddl",
-  Object.entries(PROBLEMS).map(([id, layout]) => ({
-    id: `vault/${id}`,
-    file: `${id}.pddl`,
-    text: vaultProblem(id, layout),
-  })),
-  {},
-);
+/** A kit of the vault problems above over `domain` (badges and parcels typed `item` with `items`). */
+function vaultKit(domain = VAULT, items = false): EnvironmentKit {
+  return pddlKit(
+    "pddl:vault",
+    domain,
+    "vault.pddl",
+    Object.entries(PROBLEMS).map(([id, layout]) => ({
+      id: `vault/${id}`,
+      file: `${id}.pddl`,
+      text: vaultProblem(id, layout, items),
+    })),
+    {},
+  );
+}
 
-async function demonstrations() {
-  return await generateExpertTraces(kit, ["d1", "d2", "d3"].map((d) => ({ id: `vault/${d}` })), {
+const kit = vaultKit();
+
+async function demonstrations(k: EnvironmentKit = kit) {
+  return await generateExpertTraces(k, ["d1", "d2", "d3"].map((d) => ({ id: `vault/${d}` })), {
     envOptions: LEARNED,
   });
+}
+
+/** The decision list learned from the demonstrations in `k`. */
+async function vaultPolicy(k: EnvironmentKit = kit, explain?: (line: string) => void) {
+  const traces = await demonstrations(k);
+  const learned = withEnvOptions(k, LEARNED);
+  const grounded = shareStates(traces.map((t) => groundTrace(t, learned.grounder())));
+  return learnPolicy(
+    policyExamples(grounded, k.vocabulary),
+    grounded,
+    k.vocabulary,
+    explain ? { explain } : {},
+  );
+}
+
+/** The first state of `task`, indexed. */
+async function startState(task: string): Promise<StateIndex> {
+  const learned = withEnvOptions(kit, LEARNED);
+  const trace = (await generateExpertTraces(kit, [{ id: task }], { envOptions: LEARNED }))[0];
+  const [start] = groundTrace(trace, learned.grounder()).states;
+  return new StateIndex(
+    start,
+    Object.keys(kit.vocabulary.predicates),
+    new TypeIndex(kit.vocabulary),
+  );
 }
 
 Deno.test("a decision list opens the seals in the way: it fetches a badge, unseals, and leaves for later what it cannot bring yet", async () => {
@@ -115,13 +145,8 @@ Deno.test("a decision list opens the seals in the way: it fetches a badge, unsea
 });
 
 Deno.test("the rules that open the way say what blocks it and what it wants", async () => {
-  const traces = await demonstrations();
-  const learned = withEnvOptions(kit, LEARNED);
-  const grounded = shareStates(traces.map((t) => groundTrace(t, learned.grounder())));
   const lines: string[] = [];
-  const policy = learnPolicy(policyExamples(grounded, kit.vocabulary), grounded, kit.vocabulary, {
-    explain: (l) => lines.push(l),
-  });
+  const policy = await vaultPolicy(kit, (l) => lines.push(l));
   assert.equal(policy.gates.length, 1);
   const [gate] = policy.gates;
   assert.equal(gate.opener, "unseal");
@@ -147,11 +172,9 @@ Deno.test("the rules that open the way say what blocks it and what it wants", as
 });
 
 Deno.test("blocking, wanted and stranded say the same as computed and as expressions, in every state of the larger problems' runs", async () => {
-  const traces = await demonstrations();
-  const learned = withEnvOptions(kit, LEARNED);
-  const grounded = shareStates(traces.map((t) => groundTrace(t, learned.grounder())));
-  const policy = learnPolicy(policyExamples(grounded, kit.vocabulary), grounded, kit.vocabulary);
+  const policy = await vaultPolicy();
   const [gate] = policy.gates;
+  const learned = withEnvOptions(kit, LEARNED);
   // States where seals block the way: the expert's runs of the larger problems.
   const runs = await generateExpertTraces(
     kit,
@@ -191,20 +214,9 @@ Deno.test("blocking, wanted and stranded say the same as computed and as express
 });
 
 Deno.test("what lies where the goal wants it is not wanted for a seal", async () => {
-  const traces = await demonstrations();
-  const learned = withEnvOptions(kit, LEARNED);
-  const grounded = shareStates(traces.map((t) => groundTrace(t, learned.grounder())));
-  const policy = learnPolicy(policyExamples(grounded, kit.vocabulary), grounded, kit.vocabulary);
+  const policy = await vaultPolicy();
   const [gate] = policy.gates;
-  const [start] = groundTrace(
-    (await generateExpertTraces(kit, [{ id: "vault/t4" }], { envOptions: LEARNED }))[0],
-    learned.grounder(),
-  ).states;
-  const state = new StateIndex(
-    start,
-    Object.keys(kit.vocabulary.predicates),
-    new TypeIndex(kit.vocabulary),
-  );
+  const state = await startState("vault/t4");
   const gates = new GateStates(gate, policy.goals);
   assert.ok(gates.blocking(state, "r4"));
   // b0 and b1 both open r4; the goal wants b0 where it lies.
@@ -212,22 +224,8 @@ Deno.test("what lies where the goal wants it is not wanted for a seal", async ()
 });
 
 Deno.test("a swap domain: one object under two names keeps the narrower kind, and the library loads and runs", async () => {
-  const exchange = pddlKit(
-    "pddl:vault",
-    VAULT_EXCHANGE,
-    "vault.pddl",
-    Object.entries(PROBLEMS).map(([id, layout]) => ({
-      id: `vault/${id}`,
-      file: `${id}.pddl`,
-      text: vaultProblem(id, layout),
-    })),
-    {},
-  );
-  const traces = await generateExpertTraces(
-    exchange,
-    ["d1", "d2", "d3"].map((d) => ({ id: `vault/${d}` })),
-    { envOptions: LEARNED },
-  );
+  const exchange = vaultKit(VAULT_EXCHANGE);
+  const traces = await demonstrations(exchange);
   // The demonstrations swap a badge for a parcel and back.
   assert.ok(traces.some((t) => t.steps.some((s) => s.action.startsWith("exchange "))));
   // A rule heading for where unseal acts named the badge as the swap's
@@ -242,29 +240,7 @@ Deno.test("a swap domain: one object under two names keeps the narrower kind, an
 });
 
 Deno.test("a swap takes up what the goal still asks for and lays down only what no seal wants", async () => {
-  const items = pddlKit(
-    "pddl:vault",
-    VAULT_EXCHANGE_ITEMS,
-    "vault.pddl",
-    Object.entries(PROBLEMS).map(([id, layout]) => ({
-      id: `vault/${id}`,
-      file: `${id}.pddl`,
-      text: vaultProblem(id, layout, true),
-    })),
-    {},
-  );
-  const traces = await generateExpertTraces(
-    items,
-    ["d1", "d2", "d3"].map((d) => ({ id: `vault/${d}` })),
-    { envOptions: LEARNED },
-  );
-  const learned = withEnvOptions(items, LEARNED);
-  const grounded = shareStates(traces.map((t) => groundTrace(t, learned.grounder())));
-  const policy = learnPolicy(
-    policyExamples(grounded, items.vocabulary),
-    grounded,
-    items.vocabulary,
-  );
+  const policy = await vaultPolicy(vaultKit(VAULT_EXCHANGE_ITEMS, true));
   const swaps = policy.rules.filter((r) =>
     r.action === "exchange" && r.condition.literals.some((l) =>
       l.pred === PENDING && !l.negated && l.args[0] === 1
@@ -277,19 +253,10 @@ Deno.test("a swap takes up what the goal still asks for and lays down only what 
 });
 
 Deno.test("where opening one seal reaches what the goal needs, only such seals block", async () => {
-  const traces = await demonstrations();
-  const learned = withEnvOptions(kit, LEARNED);
-  const grounded = shareStates(traces.map((t) => groundTrace(t, learned.grounder())));
-  const policy = learnPolicy(policyExamples(grounded, kit.vocabulary), grounded, kit.vocabulary);
+  const policy = await vaultPolicy();
   const [gate] = policy.gates;
   const blocking = async (task: string) => {
-    const trace = (await generateExpertTraces(kit, [{ id: task }], { envOptions: LEARNED }))[0];
-    const [start] = groundTrace(trace, learned.grounder()).states;
-    const state = new StateIndex(
-      start,
-      Object.keys(kit.vocabulary.predicates),
-      new TypeIndex(kit.vocabulary),
-    );
+    const state = await startState(task);
     const gates = new GateStates(gate, policy.goals);
     return state.objectsOf("room").filter((r) => gates.blocking(state, r));
   };

@@ -2080,8 +2080,11 @@ class Learner {
    * use, at the place in the list where it decides fewest demonstrated
    * decisions otherwise, among those where it takes more than that (an
    * expert that saw the whole problem opened a lock only once its way got
-   * there; opening it earlier costs an action or two). The seek rules then
-   * head for where they act: to the key, then next to the lock. First,
+   * there; opening it earlier costs an action or two). An action that also
+   * takes what the opener needs from another object (a swap of keys) is
+   * placed for a wanted object and for one the goal still asks for, giving
+   * up only what neither wants. The seek rules then head for where they
+   * act: to the key, then next to the lock. First,
    * rules that take up or head for what the goal still asks leave a
    * stranded object alone, where that changes no demonstrated decision.
    */

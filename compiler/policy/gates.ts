@@ -304,10 +304,13 @@ export class GateStates {
   }
 
   #blockingIn(state: StateIndex): Set<string> {
-    let set = this.#blocking.get(state);
-    if (set) return set;
-    set = new Set();
-    this.#blocking.set(state, set);
+    let kept = this.#blocking.get(state);
+    if (!kept) this.#blocking.set(state, kept = this.#findBlocking(state));
+    return kept;
+  }
+
+  #findBlocking(state: StateIndex): Set<string> {
+    const set = new Set<string>();
     const { mover, relaxed, fluent } = this.gate;
     const places = state.objectsOf(mover.type);
     const n = places.length;
@@ -335,7 +338,6 @@ export class GateStates {
       }
     }
     // Where opening one place is enough, those places alone.
-    if (near.size > 0) this.#blocking.set(state, near);
     return near.size > 0 ? near : set;
   }
 
@@ -388,12 +390,11 @@ export function blockingText(
       const names = [...taken, l, name];
       const other = freshName("l", names);
       const T = gate.mover.type;
-      const near = (x: string, also: readonly string[]) =>
-        frontierOf(gate, goals, vocab, x, [...names, ...also], true);
+      const near = (x: string) => frontierOf(gate, goals, vocab, x, names, true);
       // (Whether any place is enough is the same for every place asked
       // about: the evaluator works it out once.)
-      const some = `exists(${other}: ${T}, ${near(other, [other])})`;
-      return `((${some} and ${near(name, [])}) or (not ${some} and ${
+      const some = `exists(${other}: ${T}, ${near(other)})`;
+      return `((${some} and ${near(name)}) or (not ${some} and ${
         frontierOf(gate, goals, vocab, name, names, false)
       }))`;
     },

@@ -2401,6 +2401,7 @@ class Learner {
 
   /** Each demonstrated action's uses: arguments and fact change. */
   #actionUses(): Map<string, { args: string[]; add: Atom[]; remove: Atom[] }[]> {
+    if (this.#actionUsesKept) return this.#actionUsesKept;
     const uses = new Map<string, { args: string[]; add: Atom[]; remove: Atom[] }[]>();
     for (const e of this.examples) {
       const delta = this.traces[e.trace].steps[e.step].delta;
@@ -2408,8 +2409,9 @@ class Learner {
       list.push({ args: e.args, add: delta.add, remove: delta.remove });
       uses.set(e.action, list);
     }
-    return uses;
+    return this.#actionUsesKept = uses;
   }
+  #actionUsesKept?: Map<string, { args: string[]; add: Atom[]; remove: Atom[] }[]>;
 
   /**
    * The gates of the movers (see `gates.ts`), and their blocking and

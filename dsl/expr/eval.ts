@@ -163,6 +163,31 @@ const printedTexts = new WeakMap<Expr, string>();
 const KEPT_VERSIONS = 16;
 
 /**
+ * What `store` keeps for `vocab`, `key` and `versions`, made by `make`
+ * where nothing is kept yet (the key's oldest version goes past
+ * `KEPT_VERSIONS`).
+ */
+function keptEntry<T>(
+  store: WeakMap<Vocabulary, Map<string, Map<string, T>>>,
+  vocab: Vocabulary,
+  key: string,
+  versions: string,
+  make: () => T,
+): T {
+  let byKey = store.get(vocab);
+  if (!byKey) store.set(vocab, byKey = new Map());
+  let byVersions = byKey.get(key);
+  if (!byVersions) byKey.set(key, byVersions = new Map());
+  let kept = byVersions.get(versions);
+  if (kept === undefined) {
+    kept = make();
+    if (byVersions.size >= KEPT_VERSIONS) byVersions.delete(byVersions.keys().next().value!);
+    byVersions.set(versions, kept);
+  }
+  return kept;
+}
+
+/**
  * The predicates an expression reads (a distance's edge condition, a
  * closed quantifier; a function through its predicate), sorted;
  * `undefined` when it names one the vocabulary does not know or picks
@@ -386,20 +411,21 @@ class Evaluator {
     e: Extract<Expr, { kind: "distance" }>,
     graph: string,
   ): Map<string, Map<Value, number>> {
+    const versions = this.versionsRead(e.edge);
+    if (versions === undefined) return new Map();
+    return keptEntry(keptDistances, this.env.vocab, graph, versions, () => new Map());
+  }
+
+  /**
+   * The versions of the objects and of every predicate `e` reads, as a
+   * key; `undefined` when the facts have no versions or `e` reads more
+   * than predicates (see `predicatesRead`).
+   */
+  private versionsRead(e: Expr): string | undefined {
     const { facts, vocab } = this.env;
-    const preds = facts.version === undefined ? undefined : predicatesRead(e.edge, vocab);
-    if (preds === undefined) return new Map();
-    const versions = [facts.version!(), ...preds.map((p) => facts.version!(p))].join(",");
-    let byGraph = keptDistances.get(vocab);
-    if (!byGraph) keptDistances.set(vocab, byGraph = new Map());
-    let byVersions = byGraph.get(graph);
-    if (!byVersions) byGraph.set(graph, byVersions = new Map());
-    let kept = byVersions.get(versions);
-    if (!kept) {
-      if (byVersions.size >= KEPT_VERSIONS) byVersions.delete(byVersions.keys().next().value!);
-      byVersions.set(versions, kept = new Map());
-    }
-    return kept;
+    const preds = facts.version === undefined ? undefined : predicatesRead(e, vocab);
+    if (preds === undefined) return undefined;
+    return [facts.version!(), ...preds.map((p) => facts.version!(p))].join(",");
   }
 
   private shortestTo(
@@ -655,45 +681,21 @@ class Evaluator {
     if (kept === undefined) {
       // Kept across evaluations too, as distances are: the same rule text
       // is asked in every condition of a list, at every step.
-      const shared = this.sharedClosed(e);
-      kept = shared?.get() ?? this.quantify(e, scope);
-      shared?.set(kept);
+      const versions = this.versionsRead(e);
+      kept = versions === undefined
+        ? this.quantify(e, scope)
+        : keptEntry(keptClosed, this.env.vocab, printedOf(e), versions, () => {
+          const v = this.quantify(e, scope);
+          // (A list handed to later evaluations must stay as it is.)
+          if (Array.isArray(v)) Object.freeze(v);
+          return v;
+        });
       this.#closed.set(e, kept);
     }
     return kept;
   }
   /** The closed quantifiers' values in this evaluation. */
   readonly #closed = new Map<Expr, Value>();
-
-  /**
-   * Where a closed quantifier's value is kept across evaluations: per
-   * vocabulary, per text, per versions of the objects and of every
-   * predicate it reads, when the facts have versions.
-   */
-  private sharedClosed(
-    e: Extract<Expr, { kind: "quant" }>,
-  ): { get(): Value | undefined; set(v: Value): void } | undefined {
-    const { facts, vocab } = this.env;
-    const preds = facts.version === undefined ? undefined : predicatesRead(e, vocab);
-    if (preds === undefined) return undefined;
-    const versions = [facts.version!(), ...preds.map((p) => facts.version!(p))].join(",");
-    let byText = keptClosed.get(vocab);
-    if (!byText) keptClosed.set(vocab, byText = new Map());
-    const text = printedOf(e);
-    let byVersions = byText.get(text);
-    if (!byVersions) byText.set(text, byVersions = new Map());
-    const kept = byVersions;
-    return {
-      get: () => kept.get(versions),
-      set: (v) => {
-        if (kept.has(versions)) return;
-        if (kept.size >= KEPT_VERSIONS) kept.delete(kept.keys().next().value!);
-        // (A list handed to later evaluations must stay as it is.)
-        if (Array.isArray(v)) Object.freeze(v);
-        kept.set(versions, v);
-      },
-    };
-  }
 
   private quantify(e: Extract<Expr, { kind: "quant" }>, scope: Scope): Value {
     const candidates = this.narrow(e, scope, this.domain(e, scope));

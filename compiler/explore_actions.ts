@@ -16,9 +16,9 @@
  */
 import { matchAction, renderAction } from "../dsl/action.ts";
 import type { Trace, TraceStep } from "../dsl/trace.ts";
-import { subtypesOf } from "../dsl/vocabulary.ts";
 import type { Environment, EnvironmentKit } from "../runtime/environment.ts";
 import type { FactStore } from "../runtime/fact_store.ts";
+import { relatedGroundings } from "../runtime/learn/related_groundings.ts";
 import { groundTrace } from "./ground.ts";
 
 /** Options of {@linkcode exploreUnusedActions}. */
@@ -130,7 +130,7 @@ export async function exploreUnusedActions(
     const explore = async (prefix: TraceStep[], facts: FactStore, depth: number) => {
       for (const [name, decl] of unused) {
         let taken = 0;
-        for (const args of groundings(decl.params, facts, vocab)) {
+        for (const args of relatedGroundings(decl.params, facts, vocab)) {
           if (!needs(name) || taken >= usesPerState) break;
           tally.get(name)!.tries++;
           const sent = await send(prefix, facts, renderAction(decl, args));
@@ -154,7 +154,7 @@ export async function exploreUnusedActions(
     const stepAside = async (prefix: TraceStep[], facts: FactStore, depth: number) => {
       let taken = 0;
       for (const [, decl] of demonstrated) {
-        for (const args of groundings(decl.params, facts, vocab)) {
+        for (const args of relatedGroundings(decl.params, facts, vocab)) {
           if (taken >= usesPerState || aside.sends >= tries || !open()) return;
           const action = renderAction(decl, args);
           if (action === trace.steps[prefix.length]?.action) continue;
@@ -186,49 +186,6 @@ export async function exploreUnusedActions(
       await env.close?.();
     }
   }
-}
-
-/**
- * The argument assignments of an action over a state's objects of each
- * parameter's type, those whose objects the state's atoms relate first
- * (an action mostly applies to objects that stand in relations), among
- * equally related ones those of distinct objects first.
- */
-function* groundings(
-  params: readonly { name: string; type: string }[],
-  facts: FactStore,
-  vocab: EnvironmentKit["vocabulary"],
-): Generator<Record<string, string>> {
-  const domains = params.map((p) => [
-    ...new Set(subtypesOf(vocab, p.type).flatMap((t) => facts.objectsOfType(t))),
-  ]);
-  if (domains.some((d) => d.length === 0)) return;
-  const tuples: string[][] = [];
-  const walk = (prefix: string[]) => {
-    if (tuples.length >= 5000) return;
-    if (prefix.length === params.length) {
-      tuples.push(prefix);
-      return;
-    }
-    for (const o of domains[prefix.length]) walk([...prefix, o]);
-  };
-  walk([]);
-  // Through the argument index: only the atoms about the tuple's objects.
-  const related = (tuple: string[]) => {
-    let score = 0;
-    for (const a of new Set(tuple.flatMap((o) => facts.atomsAbout(o)))) {
-      const n = a.args.filter((x) => typeof x === "string" && tuple.includes(x)).length;
-      if (n >= 2) score += n;
-    }
-    return score;
-  };
-  const ranked = tuples.map((t) => ({
-    t,
-    distinct: new Set(t).size === t.length,
-    score: related(t),
-  }));
-  ranked.sort((a, b) => b.score - a.score || Number(b.distinct) - Number(a.distinct));
-  for (const { t } of ranked) yield Object.fromEntries(params.map((p, i) => [p.name, t[i]]));
 }
 
 /**

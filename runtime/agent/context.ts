@@ -5,12 +5,14 @@
  *
  * @module
  */
+import { matchAction } from "../../dsl/action.ts";
 import { assertVocabulary } from "../../dsl/vocabulary.ts";
 import { ActionModel } from "../learn/action_model.ts";
 import { ActionMemory } from "./action_memory.ts";
 import { objectArgs } from "./_agent_util.ts";
 import { StandIns } from "./stand_ins.ts";
 import { ChoiceLookahead } from "./choice_lookahead.ts";
+import { UnseenActions } from "./unseen_actions.ts";
 import type { AgentFailure, AgentOptions, AgentResult } from "./agent_types.ts";
 import type { OnlineGrounder, ResetResult } from "../environment.ts";
 import { FactStore } from "../fact_store.ts";
@@ -65,6 +67,11 @@ export interface AgentContext {
   standIns?: StandIns;
   /** Free choices looked ahead in the action model (with look-ahead allowed). */
   choices?: ChoiceLookahead;
+  /**
+   * What the episode learns of the actions the model knows no effect of
+   * (with a learned action model and look-ahead allowed).
+   */
+  unseen?: UnseenActions;
 }
 
 /** Expansions of an episode's fallback searches with assumed rules (a full search and a half). */
@@ -115,7 +122,10 @@ export async function startEpisode(options: AgentOptions): Promise<AgentContext>
     assumedSearch: { nodes: ASSUMED_SEARCH_NODES },
     ...(model instanceof ActionModel ? { standIns: new StandIns(model) } : {}),
     ...(model instanceof ActionModel && options.lookahead !== false
-      ? { choices: new ChoiceLookahead(model, options.kit.vocabulary) }
+      ? {
+        choices: new ChoiceLookahead(model, options.kit.vocabulary),
+        unseen: new UnseenActions(model),
+      }
       : {}),
     ...(model instanceof ActionModel
       ? {
@@ -141,29 +151,44 @@ export function spent(ctx: AgentContext): string | undefined {
  * observation and counts it; an action the memory refuses as stuck is not
  * sent and comes back rejected with the reason.
  *
- * @returns The observation and the grounder's rejection, if any.
+ * An action of one the model knew no effect of is recorded for
+ * `ctx.unseen` (see `unseen_actions.ts`).
+ *
+ * @returns The observation, the grounder's rejection, if any, and whether
+ *   the grounded state changed.
  */
 export async function send(
   ctx: AgentContext,
   action: string,
   planned: boolean,
-): Promise<{ observation: string; rejected?: string }> {
+): Promise<{ observation: string; rejected?: string; changed?: boolean }> {
   const { tally } = ctx;
   const key = ActionMemory.stateKey(ctx.facts);
   const recalled = ctx.memory.recall(key, action);
   if (recalled) return recalled;
   const refused = ctx.memory.refusal(key, action);
   if (refused !== undefined) return { observation: "", rejected: refused };
+  const name = ctx.unseen && matchAction(ctx.options.kit.vocabulary, action)?.action;
+  const before = name && ctx.unseen!.unseen.has(name) ? ctx.facts.clone() : undefined;
   const step = await ctx.options.env.step(action);
   tally.actions++;
   if (planned) tally.planned++;
   const g = await ctx.grounder.step(ctx.facts, action, step.observation);
+  if (before) {
+    ctx.unseen!.record(
+      { facts: before, action, ok: g.rejected === undefined, delta: g.delta },
+      name!,
+    );
+  }
   ctx.facts.apply(g.delta);
   if (step.done) {
     tally.done = true;
     tally.reward = step.reward;
   }
-  if (g.rejected !== undefined) tally.invalid++;
+  if (g.rejected !== undefined) {
+    tally.invalid++;
+    ctx.unseen?.rejected(ctx.facts, action);
+  }
   ctx.memory.record(
     key,
     action,
@@ -174,6 +199,7 @@ export async function send(
   return {
     observation: step.observation,
     ...(g.rejected !== undefined ? { rejected: g.rejected } : {}),
+    changed: g.delta.add.length + g.delta.remove.length > 0,
   };
 }
 

@@ -166,7 +166,10 @@ export async function* execute(
       if (e.lookahead || steered) tally.planned++;
       steered = false;
     } else if (e.type === "observe" && !e.recalled) {
-      if (e.rejected !== undefined) tally.invalid++;
+      if (e.rejected !== undefined) {
+        tally.invalid++;
+        ctx.unseen?.rejected(ctx.facts, e.action);
+      }
       if (stateBefore !== undefined) {
         ctx.memory.record(
           stateBefore,

@@ -20,6 +20,9 @@ import { initialState, resume, step } from "../exec/step.ts";
 import { withValueDomains } from "../exec/value_domains.ts";
 import { achieve } from "./achieve.ts";
 import { type AgentContext, send, spent } from "./context.ts";
+import { renderAction } from "../../dsl/action.ts";
+import { own } from "../../dsl/vocabulary.ts";
+import { relatedGroundings } from "../learn/related_groundings.ts";
 
 /**
  * Follows a plan: its task program, else its calls. @returns Why it
@@ -178,8 +181,7 @@ export async function* lookaheadToGoal(
   plan?: Plan,
 ): AsyncGenerator<AgentEvent, boolean> {
   const { tally, facts, options } = ctx;
-  const model = options.actionModel;
-  if (!(model instanceof ActionModel) || options.lookahead === false) return false;
+  if (!(options.actionModel instanceof ActionModel) || options.lookahead === false) return false;
   const vocab = options.kit.vocabulary;
   let sent = false;
   for (
@@ -187,37 +189,71 @@ export async function* lookaheadToGoal(
     round <= ctx.limits.maxPasses && !tally.done && spent(ctx) === undefined;
     round++
   ) {
+    // With what the episode saw the actions no demonstration showed do.
+    const model = ctx.unseen?.model ?? options.actionModel;
     const assumed = !ctx.canLookAhead();
     // Confirmed rules; else what held before every demonstrated use, then
     // only what each action consumes and makes (a goal the demonstrations
     // never asked may need an action on objects they never used it on).
-    const planners = !assumed
-      ? [model]
-      : ctx.assumedSearch.nodes > 0
-      ? [model.assumingHypotheses(), model.assumingConsumed()]
-      : [];
+    // Once the episode learned what an unseen action does, first what
+    // relates each action's arguments (see `unseen_actions.ts`), out of a
+    // budget of its own.
+    const guessed = ctx.assumedSearch.nodes > 0;
+    const relations = ctx.unseen?.learned ? ctx.unseen : undefined;
+    const planners: { model: ActionModel; shared?: { nodes: number }; helpfulOnly?: boolean }[] =
+      !assumed ? [{ model }] : [
+        ...(relations && relations.search.nodes > 0
+          ? [{ model: relations.relations, shared: relations.search, helpfulOnly: true }]
+          : []),
+        ...(guessed ? [{ model: model.assumingHypotheses(), shared: ctx.assumedSearch }] : []),
+        ...(guessed ? [{ model: model.assumingConsumed(), shared: ctx.assumedSearch }] : []),
+      ];
     const unmet = goalAtoms(vocab, facts).filter((a) => !facts.has(a));
     if (unmet.length === 0) break;
     const forbidden = forbiddenAtoms(vocab, facts);
     const clear = (f: FactView) => !forbidden.some((a) => f.has(a));
     let found: string[] | undefined;
+    let by: (typeof planners)[number] | undefined;
     for (const planner of planners) {
-      if (!planner.schemas().some((s) => s.pre.length > 0)) continue;
+      if (!planner.model.schemas().some((s) => s.pre.length > 0)) continue;
       const search = (target: typeof unmet) =>
-        lookaheadTo(planner, facts, target, (f) => target.every((a) => f.has(a)) && clear(f), {
-          maxNodes: 200,
-          // A model that assumes little lets many actions apply: a tenth of
-          // the usual states' atoms keeps such a search's memory small.
-          maxAtoms: GOAL_SEARCH_ATOMS,
-          ...(assumed ? { shared: ctx.assumedSearch } : {}),
-        });
-      found = search(unmet);
-      for (let k = 0; !found?.length && unmet.length > 1 && k < unmet.length; k++) {
+        lookaheadTo(
+          planner.model,
+          facts,
+          target,
+          (f) => target.every((a) => f.has(a)) && clear(f),
+          {
+            maxNodes: 200,
+            // A model that assumes little lets many actions apply: a tenth of
+            // the usual states' atoms keeps such a search's memory small.
+            maxAtoms: GOAL_SEARCH_ATOMS,
+            ...(planner.shared ? { shared: planner.shared } : {}),
+            ...(planner.helpfulOnly ? { helpfulOnly: true } : {}),
+          },
+        );
+      // The relations view plans a goal atom at a time: its searches run
+      // on states the skills could not finish, where a plan for the whole
+      // goal is long and each failed try costs seconds.
+      if (!planner.helpfulOnly) found = search(unmet);
+      const alone = planner.helpfulOnly || unmet.length > 1;
+      for (let k = 0; !found?.length && alone && k < unmet.length; k++) {
         found = search([unmet[k]]);
       }
-      if (found?.length) break;
+      if (found?.length) {
+        by = planner;
+        break;
+      }
     }
-    if (!found?.length) break;
+    if (!found?.length) {
+      // Nothing the model knows gets there: what the demonstrations never
+      // did may (an exploration per action and episode, so this ends).
+      if (yield* exploreUnseenActions(ctx)) {
+        sent = true;
+        round--;
+        continue;
+      }
+      break;
+    }
     yield {
       type: "decide",
       node: "lookahead",
@@ -226,16 +262,84 @@ export async function* lookaheadToGoal(
       }`,
     };
     let progressed = false;
+    let refused = false;
     for (const action of found) {
       const out = await send(ctx, action, true);
-      if (out.rejected !== undefined || tally.done) break;
+      refused = out.rejected !== undefined;
+      if (refused || tally.done) break;
       progressed = true;
     }
     sent ||= progressed;
+    // A plan of the relations view takes no round of its own and hands
+    // nothing back to the skills, which were stuck here (they would undo
+    // it): a goal atom at a time, out of its budget; a rejection sharpens
+    // the view.
+    const learning = by?.shared !== undefined && by.shared === relations?.search;
+    if (learning && (progressed || refused) && !tally.done) {
+      round--;
+      continue;
+    }
+    // A plan refused at once is the model's mistake, as good as none.
+    if (!progressed && refused && !tally.done && (yield* exploreUnseenActions(ctx))) {
+      round--;
+      continue;
+    }
     if (!progressed || tally.done || !plan) break;
     yield* followPlan(ctx, plan);
   }
   return sent;
+}
+
+/** Tries of one unseen action, accepted or not, in one exploration. */
+const TRIES_PER_ACTION = 24;
+/** Accepted uses that change the state, per unseen action, before the look-ahead resumes. */
+const USES_PER_ACTION = 2;
+
+/**
+ * Tries each unseen action not yet explored in this episode on the
+ * objects the state relates most, up to a few tries each, stopping at
+ * the first uses that change the state. Its sends count as planned.
+ *
+ * @returns Whether some action was seen to change the state (the model
+ *   knows more than before).
+ */
+export async function* exploreUnseenActions(
+  ctx: AgentContext,
+): AsyncGenerator<AgentEvent, boolean> {
+  const unseen = ctx.unseen;
+  if (unseen === undefined) return false;
+  const vocab = ctx.options.kit.vocabulary;
+  let learned = false;
+  for (const name of unseen.unseen) {
+    if (unseen.tried(name) || ctx.tally.done || spent(ctx) !== undefined) continue;
+    unseen.markTried(name);
+    const decl = own(vocab.actions, name)!;
+    let tries = 0;
+    let uses = 0;
+    for (const args of relatedGroundings(decl.params, ctx.facts, vocab)) {
+      if (tries >= TRIES_PER_ACTION || uses >= USES_PER_ACTION) break;
+      if (ctx.tally.done || spent(ctx) !== undefined) break;
+      const action = renderAction(decl, args);
+      tries++;
+      const out = await send(ctx, action, true);
+      if (out.rejected === undefined && out.changed) uses++;
+    }
+    const effects = unseen.model.effects(name);
+    const said = effects.add.length + effects.remove.length > 0
+      ? `adds ${effects.add.join(", ") || "nothing"}, removes ${
+        effects.remove.join(", ") || "nothing"
+      }`
+      : "no change seen";
+    yield {
+      type: "decide",
+      node: "explore",
+      text: `Tried "${name}", which no demonstration showed at work, ${tries} times (${uses} ${
+        uses === 1 ? "use" : "uses"
+      } changed the state): ${said}`,
+    };
+    if (uses > 0) learned = true;
+  }
+  return learned;
 }
 
 /**

@@ -66,6 +66,14 @@ export interface LookaheadOptions {
    * expansion takes one, and the search stops when none is left.
    */
   shared?: { nodes: number };
+  /**
+   * Queue only the successors that add an atom the relaxed plan needed
+   * first (FF's helpful actions), the others only where a state has no
+   * helpful one: where hundreds of actions apply to every state (any plane
+   * to any airport), a search that copies each successor's facts gets a
+   * few expansions deep before its atoms run out. @default false
+   */
+  helpfulOnly?: boolean;
 }
 
 /**
@@ -164,10 +172,15 @@ export function lookaheadTo(
     const relaxed = node.relaxed ?? relaxedCost(model.vocab, schemas, node.facts, target);
     const h = relaxed.cost;
     if (!Number.isFinite(h)) continue;
-    for (const next of applicableActions(model, schemas, node.facts)) {
+    let successors = applicableActions(model, schemas, node.facts).flatMap((next) => {
       const delta = model.predict(node.facts, next);
-      if (!delta || (delta.add.length === 0 && delta.remove.length === 0)) continue;
-      const helpful = delta.add.some((a) => relaxed.helpful.has(formatAtom(a)));
+      if (!delta || (delta.add.length === 0 && delta.remove.length === 0)) return [];
+      return [{ next, delta, helpful: delta.add.some((a) => relaxed.helpful.has(formatAtom(a))) }];
+    });
+    if (options.helpfulOnly && successors.some((x) => x.helpful)) {
+      successors = successors.filter((x) => x.helpful);
+    }
+    for (const { next, delta, helpful } of successors) {
       const after = node.facts.clone();
       after.apply(delta);
       const key = stateKey(after);

@@ -200,13 +200,27 @@ export async function* lookaheadToGoal(
     // budget of its own.
     const guessed = ctx.assumedSearch.nodes > 0;
     const relations = ctx.unseen?.learned ? ctx.unseen : undefined;
-    const planners: { model: ActionModel; shared?: { nodes: number }; helpfulOnly?: boolean }[] =
-      !assumed ? [{ model }] : [
+    type Kind = "rules" | "relations" | "hypotheses" | "consumed";
+    const planners: { kind: Kind; model: ActionModel; shared?: { nodes: number } }[] = !assumed
+      ? [{ kind: "rules", model }]
+      : [
         ...(relations && relations.search.nodes > 0
-          ? [{ model: relations.relations, shared: relations.search, helpfulOnly: true }]
+          ? [{ kind: "relations" as const, model: relations.relations, shared: relations.search }]
           : []),
-        ...(guessed ? [{ model: model.assumingHypotheses(), shared: ctx.assumedSearch }] : []),
-        ...(guessed ? [{ model: model.assumingConsumed(), shared: ctx.assumedSearch }] : []),
+        ...(guessed
+          ? [
+            {
+              kind: "hypotheses" as const,
+              model: model.assumingHypotheses(),
+              shared: ctx.assumedSearch,
+            },
+            {
+              kind: "consumed" as const,
+              model: model.assumingConsumed(),
+              shared: ctx.assumedSearch,
+            },
+          ]
+          : []),
       ];
     const unmet = goalAtoms(vocab, facts).filter((a) => !facts.has(a));
     if (unmet.length === 0) break;
@@ -215,6 +229,11 @@ export async function* lookaheadToGoal(
     let found: string[] | undefined;
     let by: (typeof planners)[number] | undefined;
     for (const planner of planners) {
+      // An action the model knows nothing of is tried before a plan of
+      // what actions merely consume: that view lets most actions apply
+      // anywhere, and its searches on a large state cost seconds for
+      // plans the environment mostly refuses.
+      if (planner.kind === "consumed" && ctx.unseen?.unexplored()) break;
       if (!planner.model.schemas().some((s) => s.pre.length > 0)) continue;
       const search = (target: typeof unmet) =>
         lookaheadTo(
@@ -228,14 +247,14 @@ export async function* lookaheadToGoal(
             // the usual states' atoms keeps such a search's memory small.
             maxAtoms: GOAL_SEARCH_ATOMS,
             ...(planner.shared ? { shared: planner.shared } : {}),
-            ...(planner.helpfulOnly ? { helpfulOnly: true } : {}),
+            ...(planner.kind === "relations" ? { helpfulOnly: true } : {}),
           },
         );
       // The relations view plans a goal atom at a time: its searches run
       // on states the skills could not finish, where a plan for the whole
       // goal is long and each failed try costs seconds.
-      if (!planner.helpfulOnly) found = search(unmet);
-      const alone = planner.helpfulOnly || unmet.length > 1;
+      if (planner.kind !== "relations") found = search(unmet);
+      const alone = planner.kind === "relations" || unmet.length > 1;
       for (let k = 0; !found?.length && alone && k < unmet.length; k++) {
         found = search([unmet[k]]);
       }
@@ -274,7 +293,7 @@ export async function* lookaheadToGoal(
     // nothing back to the skills, which were stuck here (they would undo
     // it): a goal atom at a time, out of its budget; a rejection sharpens
     // the view.
-    const learning = by?.shared !== undefined && by.shared === relations?.search;
+    const learning = by?.kind === "relations";
     if (learning && (progressed || refused) && !tally.done) {
       round--;
       continue;

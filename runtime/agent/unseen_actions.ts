@@ -111,6 +111,11 @@ export class UnseenActions {
     return ActionModel.fromJSON(copy, vocab);
   }
 
+  /** Whether some unseen action has not been explored in this episode yet. */
+  unexplored(): boolean {
+    return [...this.unseen].some((a) => !this.#tried.has(a));
+  }
+
   /** Whether `action` (a template name) has been explored in this episode. */
   tried(action: string): boolean {
     return this.#tried.has(action);

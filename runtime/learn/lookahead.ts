@@ -172,14 +172,25 @@ export function lookaheadTo(
     const relaxed = node.relaxed ?? relaxedCost(model.vocab, schemas, node.facts, target);
     const h = relaxed.cost;
     if (!Number.isFinite(h)) continue;
-    let successors = applicableActions(model, schemas, node.facts).flatMap((next) => {
-      const delta = model.predict(node.facts, next);
-      if (!delta || (delta.add.length === 0 && delta.remove.length === 0)) return [];
-      return [{ next, delta, helpful: delta.add.some((a) => relaxed.helpful.has(formatAtom(a))) }];
-    });
-    if (options.helpfulOnly && successors.some((x) => x.helpful)) {
-      successors = successors.filter((x) => x.helpful);
-    }
+    const successorsOf = (keep?: (schema: ActionSchema, args: Record<string, Value>) => boolean) =>
+      applicableActions(model, schemas, node.facts, keep).flatMap((next) => {
+        const delta = model.predict(node.facts, next);
+        if (!delta || (delta.add.length === 0 && delta.remove.length === 0)) return [];
+        return [{
+          next,
+          delta,
+          helpful: delta.add.some((a) => relaxed.helpful.has(formatAtom(a))),
+        }];
+      });
+    // Helpful ones only: an action is told helpful from its schema's
+    // effects before its rules are checked (most are not, and checking
+    // each costs an evaluation).
+    let successors = options.helpfulOnly
+      ? successorsOf((schema, args) =>
+        schema.add.some((a) => relaxed.helpful.has(formatAtom(groundAtom(a, args))))
+      ).filter((x) => x.helpful)
+      : [];
+    if (successors.length === 0) successors = successorsOf();
     for (const { next, delta, helpful } of successors) {
       const after = node.facts.clone();
       after.apply(delta);
@@ -219,10 +230,12 @@ function applicableActions(
   model: LookaheadModel,
   schemas: readonly ActionSchema[],
   facts: FactStore,
+  keep?: (schema: ActionSchema, args: Record<string, Value>) => boolean,
 ): string[] {
   const out: string[] = [];
   for (const schema of schemas) {
     for (const args of bindings(model.vocab, schema, facts)) {
+      if (keep && !keep(schema, args)) continue;
       const text = renderAction(own(model.vocab.actions, schema.action)!, args);
       if (model.unmet(facts, text).length === 0) out.push(text);
     }

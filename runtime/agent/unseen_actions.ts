@@ -162,9 +162,7 @@ export class UnseenActions {
     // What a rejection cannot tell apart, the simplest first: a property
     // of an argument (the place is an airport) before a statement about
     // the rest of the state (something stands there).
-    const plain = broken.filter((t) =>
-      atomArgs(t.replace(/^not /, ""))?.every((a) => params.has(a))
-    );
+    const plain = broken.filter((t) => atomOver(t, params) !== undefined);
     const needed = this.#needed.get(m.action) ?? new Set<string>();
     for (const text of plain.length > 0 ? plain : broken) needed.add(text);
     this.#needed.set(m.action, needed);
@@ -183,15 +181,27 @@ function relatesArguments(
   params: ReadonlySet<string>,
   goals: ReadonlySet<string>,
 ): boolean {
-  const args = atomArgs(text);
-  if (args === undefined || goals.has(text.slice(0, text.indexOf("(")))) return false;
-  return args.every((a) => params.has(a)) && new Set(args).size >= 2;
+  const atom = atomOver(text, params);
+  return atom !== undefined && !atom.negated && !goals.has(atom.pred) &&
+    new Set(atom.args).size >= 2;
 }
 
-/** The argument texts of a plain atom's text (`at(x, y)`), else undefined. */
-function atomArgs(text: string): string[] | undefined {
-  const m = /^[\w-]+\(([^()]*)\)$/.exec(text);
-  return m ? m[1].split(",").map((a) => a.trim()).filter((a) => a !== "") : undefined;
+/**
+ * A rule's atom, negated or not, when it is a predicate over `params`
+ * alone (`at(truck, from)`, `not hub(to)`); else undefined.
+ */
+function atomOver(
+  text: string,
+  params: ReadonlySet<string>,
+): { pred: string; args: string[]; negated: boolean } | undefined {
+  const parsed = parseExpr(text);
+  if (!parsed.ok) return undefined;
+  const negated = parsed.value.kind === "not";
+  const expr = parsed.value.kind === "not" ? parsed.value.arg : parsed.value;
+  if (expr.kind !== "call") return undefined;
+  const args = expr.args.map((a) => a.kind === "var" && params.has(a.name) ? a.name : undefined);
+  if (args.some((a) => a === undefined)) return undefined;
+  return { pred: expr.name, args: args as string[], negated };
 }
 
 /** The goal predicates of a vocabulary: those its landmarks' conditions name. */

@@ -50,8 +50,9 @@ export async function induceAndRun(
     kit.vocabulary,
   );
   const results = [];
+  const events = [];
   for (const id of tests) {
-    const { result } = await drainAgent(runAgent({
+    const run = await drainAgent(runAgent({
       env: kit.create(envOptions),
       kit: learned,
       library,
@@ -60,8 +61,9 @@ export async function induceAndRun(
       task: { id },
       maxActions,
     }));
-    results.push(result);
+    results.push(run.result);
+    events.push(run.events);
   }
   const policy = compiled.skills.find((s) => s.name.startsWith("policy_"));
-  return { results, policy: JSON.stringify(policy) };
+  return { results, events, policy: JSON.stringify(policy) };
 }

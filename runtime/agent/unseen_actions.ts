@@ -147,6 +147,8 @@ export class UnseenActions {
    * town, says nothing of the rest: that the place was no airport.)
    */
   rejected(facts: FactView, action: string): void {
+    // The view serves only once an unseen action is learned.
+    if (this.unseen.size === 0) return;
     const m = matchAction(this.#base.vocab, action);
     if (!m) return;
     const falseHere = (text: string) => {

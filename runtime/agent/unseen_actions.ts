@@ -22,7 +22,7 @@ import { parseExpr } from "../../dsl/expr/parse.ts";
 import type { ActionModelData } from "../action_model_data.ts";
 import { ActionModel, type Transition } from "../learn/action_model.ts";
 import type { FactView } from "../../dsl/facts.ts";
-import type { Vocabulary } from "../../dsl/vocabulary.ts";
+import { goalPredicates } from "../plan/landmark_agenda.ts";
 
 /**
  * Expansions of an episode's searches with the relations view: plans of
@@ -204,14 +204,4 @@ function atomOver(
   const args = expr.args.map((a) => a.kind === "var" && params.has(a.name) ? a.name : undefined);
   if (args.some((a) => a === undefined)) return undefined;
   return { pred: expr.name, args: args as string[], negated };
-}
-
-/** The goal predicates of a vocabulary: those its landmarks' conditions name. */
-function goalPredicates(vocab: Vocabulary): Set<string> {
-  const out = new Set<string>();
-  for (const landmark of vocab.landmarks ?? []) {
-    const when = landmark.when === undefined ? undefined : parseExpr(landmark.when);
-    if (when?.ok && when.value.kind === "call") out.add(when.value.name);
-  }
-  return out;
 }

@@ -250,7 +250,7 @@ function comparisons(vocab: Vocabulary, params: readonly ActionParam[]): Expr[] 
 }
 
 /** The cartesian product of option lists, in lexicographic order. */
-function product<T>(options: readonly T[][]): T[][] {
+export function product<T>(options: readonly T[][]): T[][] {
   let acc: T[][] = [[]];
   for (const opts of options) acc = acc.flatMap((prefix) => opts.map((o) => [...prefix, o]));
   return acc;

@@ -10,6 +10,7 @@
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
 import { subtypesOf } from "../../dsl/vocabulary.ts";
 import type { FactStore } from "../fact_store.ts";
+import { product } from "./_action_literals.ts";
 
 /** Options of {@linkcode relatedGroundings}. */
 export interface RelatedGroundingOptions {
@@ -61,8 +62,8 @@ export function* relatedGroundings(
     ...new Set(subtypesOf(vocab, p.type).flatMap((t) => facts.objectsOfType(t))),
   ]);
   if (domains.some((d) => d.length === 0)) return;
-  const product = domains.reduce((n, d) => n * d.length, 1);
-  const tuples = product <= limit ? everyTuple(domains) : relatedTuples(domains, facts, limit);
+  const count = domains.reduce((n, d) => n * d.length, 1);
+  const tuples = count <= limit ? product(domains) : relatedTuples(domains, facts, limit);
   // Through the argument index: only the atoms about the tuple's objects.
   const related = (tuple: string[]) => {
     let score = 0;
@@ -79,20 +80,6 @@ export function* relatedGroundings(
   }));
   ranked.sort((a, b) => b.score - a.score || Number(b.distinct) - Number(a.distinct));
   for (const { t } of ranked) yield Object.fromEntries(params.map((p, i) => [p.name, t[i]]));
-}
-
-/** Every tuple of the domains' objects, in order. */
-function everyTuple(domains: readonly string[][]): string[][] {
-  const tuples: string[][] = [];
-  const walk = (prefix: string[]) => {
-    if (prefix.length === domains.length) {
-      tuples.push(prefix);
-      return;
-    }
-    for (const o of domains[prefix.length]) walk([...prefix, o]);
-  };
-  walk([]);
-  return tuples;
 }
 
 /**
@@ -129,20 +116,14 @@ function relatedTuples(
     // the smaller type on a tie (a town before a place: the places of the
     // town then relate); one nothing chosen relates to only when every
     // open one is such.
-    let best: { at: number; objects: string[]; rank: [number, number, number] } | undefined;
+    let best: { at: number; objects: string[]; rank: number[] } | undefined;
     for (const i of open) {
       const relatedHere = domains[i].filter((o) => near.has(o));
       const objects = relatedHere.length > 0 ? relatedHere : domains[i];
-      const rank: [number, number, number] = [
-        relatedHere.length > 0 ? 0 : 1,
-        objects.length,
-        domains[i].length,
-      ];
-      const before = best === undefined ||
-        rank[0] - best.rank[0] || rank[1] - best.rank[1] || rank[2] - best.rank[2];
-      if (before === true || (typeof before === "number" && before < 0)) {
-        best = { at: i, objects, rank };
-      }
+      const rank = [relatedHere.length > 0 ? 0 : 1, objects.length, domains[i].length];
+      // Lexicographically smaller: at the first place the ranks differ.
+      const k = best === undefined ? -1 : rank.findIndex((x, j) => x !== best!.rank[j]);
+      if (best === undefined || (k >= 0 && rank[k] < best.rank[k])) best = { at: i, objects, rank };
     }
     for (const o of best!.objects) {
       if (tuples.length >= limit) return;

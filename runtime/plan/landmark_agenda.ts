@@ -120,6 +120,20 @@ function goalLandmarks(vocab: Vocabulary): Record<"add" | "remove", GoalLandmark
 }
 const goalLandmarkCache = new WeakMap<Vocabulary, Record<"add" | "remove", GoalLandmark[]>>();
 
+/**
+ * The goal predicates of a vocabulary: those its landmarks' conditions
+ * name (PDDL's `goal_at`, `goal_false_visited`).
+ *
+ * @example Usage
+ * ```ts ignore
+ * goalPredicates(kit.vocabulary).has("goal_at"); // true
+ * ```
+ */
+export function goalPredicates(vocab: Vocabulary): Set<string> {
+  const { add, remove } = goalLandmarks(vocab);
+  return new Set([...add, ...remove].map((l) => l.goal));
+}
+
 /** The first skill whose postcondition is `pred` over its parameters, with them in order. */
 function producerOf(
   library: SkillLibrary,

@@ -40,7 +40,7 @@ const HORIZON = 40;
 /** Choices looked ahead within one way: the first, and those of its ways. */
 const DEPTH = 2;
 /** Simulated actions of one episode at most. */
-const EPISODE_BUDGET = 500;
+const EPISODE_BUDGET = 200;
 
 /** The look-ahead of one episode's choices. */
 export class ChoiceLookahead {

@@ -243,6 +243,11 @@ export interface PddlProblemText {
  * benchmark's is file-name order).
  *
  * @param name The kit's name, e.g. `pddl:gripper`.
+ * @param alsoTyping Further problems of the domain read for the objects'
+ *   typing only, not tasks (those beside a single problem file): one
+ *   problem alone cannot tell a kind of object (a ball) from a property
+ *   problems give different objects (a goal cell), and a library induced
+ *   on them all would not load on it. One that does not parse is left out.
  * @throws {PddlError} When the domain or a problem does not parse.
  */
 export function pddlKit(
@@ -251,13 +256,22 @@ export function pddlKit(
   domainFile: string,
   problems: readonly PddlProblemText[],
   templates: Templates,
+  alsoTyping: readonly PddlProblemText[] = [],
 ): EnvironmentKit {
   const domain = parseDomain(domainText, domainFile);
   const tasks: PddlTask[] = problems.map((p) => ({
     id: p.id,
     world: new PddlWorld(domain, parseProblem(p.text, p.file)),
   }));
-  const typing = pddlTyping(domain, tasks.map((t) => t.world.problem));
+  const evidence = alsoTyping.flatMap((p) => {
+    try {
+      const parsed = parseProblem(p.text, p.file);
+      return parsed.domain === domain.name ? [parsed] : [];
+    } catch {
+      return [];
+    }
+  });
+  const typing = pddlTyping(domain, [...tasks.map((t) => t.world.problem), ...evidence]);
   const vocabulary = pddlVocabulary(domain, tasks.map((t) => t.world.problem), typing);
   // Demonstrations: the smallest problems (fewest objects, then file order).
   const all = tasks.map((t) => ({ id: t.id }));

@@ -3,7 +3,8 @@
  * read from the benchmark data folder) or any STRIPS domain file
  * (`pddl:path/to/domain.pddl`), with its problems from the `problems/`
  * folder beside it in file-name order, or from a folder or one problem
- * file named after a `+` (`pddl:domain.pddl+p1.pddl`), and AgentBoard's sentence
+ * file named after a `+` (`pddl:domain.pddl+p1.pddl`: the problems beside it are
+ * read for the objects' typing, as for the folder), and AgentBoard's sentence
  * templates when the data folder has them (else facts are written
  * `name arg1 arg2.`).
  *
@@ -70,7 +71,35 @@ export async function loadPddlKit(
     file: path,
     text: await read(path),
   })));
-  return pddlKit(spec, domainText, domainFile, problems, await templates());
+  // One problem file: the other problems beside it say how the domain's
+  // objects are typed, as they do for the folder (see `pddlKit`).
+  const siblings = paths.length === 1 && problemsAt !== undefined
+    ? await siblingProblems(paths[0], domainFile)
+    : [];
+  return pddlKit(spec, domainText, domainFile, problems, await templates(), siblings);
+}
+
+/** The other `.pddl` files in `file`'s folder but the domain's, read (none when it cannot be listed). */
+async function siblingProblems(
+  file: string,
+  domainFile: string,
+): Promise<{ id: string; file: string; text: string }[]> {
+  const folder = file.replace(/\/[^/]*$/, "");
+  let names: string[];
+  try {
+    names = [...Deno.readDirSync(folder)].filter((e) => e.isFile && /\.pddl$/i.test(e.name))
+      .map((e) => `${folder}/${e.name}`).filter((p) => p !== file && p !== domainFile).sort();
+  } catch {
+    return [];
+  }
+  const read = await Promise.all(names.map(async (path) => {
+    try {
+      return [{ id: path, file: path, text: await Deno.readTextFile(path) }];
+    } catch {
+      return [];
+    }
+  }));
+  return read.flat();
 }
 
 async function templates(): Promise<Templates> {

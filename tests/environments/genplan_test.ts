@@ -9,7 +9,7 @@ import { induceAndSolveOn } from "./_induce_and_solve.ts";
 const DATA = dataPath("").replace(/\/$/, "");
 
 dataTest(
-  "every genplan domain has one vocabulary for its training and its test problems",
+  "every genplan domain has one vocabulary for its training problems, its test problems and each test problem alone",
   async () => {
     const domains = genplanDomains(DATA);
     assert.equal(domains.length, 24);
@@ -18,6 +18,10 @@ dataTest(
       const train = await loadPddlKit(`pddl:${dir}/domain.pddl+${dir}/train`);
       const test = await loadPddlKit(`pddl:${dir}/domain.pddl+${dir}/test`);
       assert.deepEqual(test.vocabulary, train.vocabulary, d);
+      // One test problem named alone is typed as its folder.
+      const first = [...Deno.readDirSync(`${dir}/test`)].map((e) => e.name).sort()[0];
+      const one = await loadPddlKit(`pddl:${dir}/domain.pddl+${dir}/test/${first}`);
+      assert.deepEqual(one.vocabulary, train.vocabulary, `${d}: test/${first} alone`);
     }
   },
 );

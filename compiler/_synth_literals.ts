@@ -32,6 +32,7 @@ import {
   varNode,
 } from "./_synth_expr.ts";
 import type { Example } from "./synth_types.ts";
+import { product } from "../runtime/learn/product.ts";
 
 /** Liftings kept per ground atom. */
 export const MAX_VARIANTS = 16;
@@ -572,23 +573,6 @@ export function comparisonLiterals(
 /** Code-unit order of strings (locale independent, so results are stable). */
 export function cmpText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** The cartesian product of option lists, at most `cap` tuples, in lexicographic order. */
-export function product<T>(options: readonly T[][], cap: number): T[][] {
-  let acc: T[][] = [[]];
-  for (const opts of options) {
-    const next: T[][] = [];
-    for (const prefix of acc) {
-      for (const o of opts) {
-        next.push([...prefix, o]);
-        if (next.length >= cap) break;
-      }
-      if (next.length >= cap) break;
-    }
-    acc = next;
-  }
-  return acc;
 }
 
 /**

@@ -24,6 +24,7 @@ import { exprNodes } from "../../dsl/expr/size.ts";
 import type { BinaryOp, Expr, Span } from "../../dsl/expr/ast.ts";
 import { printExpr } from "../../dsl/expr/print.ts";
 import { freeVars } from "../../dsl/expr/vars.ts";
+import { product } from "./product.ts";
 import type { AtomArg, FactView, Value } from "../../dsl/facts.ts";
 import {
   type ActionParam,
@@ -247,13 +248,6 @@ function comparisons(vocab: Vocabulary, params: readonly ActionParam[]): Expr[] 
     for (const b of terms.slice(i + 1)) for (const op of ops) out.push(binary(op, a, b));
   });
   return out;
-}
-
-/** The cartesian product of option lists, in lexicographic order. */
-export function product<T>(options: readonly T[][]): T[][] {
-  let acc: T[][] = [[]];
-  for (const opts of options) acc = acc.flatMap((prefix) => opts.map((o) => [...prefix, o]));
-  return acc;
 }
 
 function variable(name: string): Expr {

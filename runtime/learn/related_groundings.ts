@@ -10,7 +10,7 @@
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
 import { subtypesOf } from "../../dsl/vocabulary.ts";
 import type { FactStore } from "../fact_store.ts";
-import { product } from "./_action_literals.ts";
+import { product } from "./product.ts";
 
 /** Options of {@linkcode relatedGroundings}. */
 export interface RelatedGroundingOptions {

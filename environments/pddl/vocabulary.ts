@@ -11,7 +11,8 @@
  *   Each domain constant (an object of every problem: the pump) gets a
  *   type of its own.
  * - **Predicates** keep their arity; **actions** are written `name arg...`.
- * - **Goal facts.** Every predicate gets a twin `goal_<p>` that holds of
+ * - **Goal facts.** Every predicate gets a twin `goal_<p>` (`_` appended
+ *   while the domain or another twin has the name) that holds of
  *   the goal's atoms (the grounder reads it off the goal line), whatever
  *   the problems at hand ask for, so a library induced on one problem set
  *   loads on another; every predicate an action adds also gets a landmark:
@@ -81,23 +82,17 @@ export const GOAL_FALSE_PREFIX = "goal_false_";
 /**
  * The vocabulary names of each PDDL predicate's goal twins: `goal`, which
  * holds of what the goal asks for, and `forbid` (for a predicate some
- * action adds), which holds of what it asks to be false. A forbid name
- * another predicate or twin already has (a domain's `false-visited` beside
- * `visited`) gets `_` appended until it is free.
- *
- * @throws {RangeError} When the domain declares a predicate named like a goal twin.
+ * action adds), which holds of what it asks to be false. A twin's name
+ * another predicate or twin already has (a domain's `goal-cell` beside
+ * `cell`, or `goal-false-visited` beside `visited`) gets `_` appended until
+ * it is free.
  */
 export function goalTwins(domain: PddlDomain): Map<string, { goal: string; forbid?: string }> {
-  const ids = new Set(Object.keys(domain.predicates).map(identifier));
-  const taken = new Set(ids);
+  const taken = new Set(Object.keys(domain.predicates).map(identifier));
   const out = new Map<string, { goal: string; forbid?: string }>();
   for (const p of Object.keys(domain.predicates)) {
-    const goal = `${GOAL_PREFIX}${identifier(p)}`;
-    if (ids.has(goal)) {
-      throw new RangeError(
-        `Domain "${domain.name}" declares "${goal}", the name of the goal twin of "${p}"`,
-      );
-    }
+    let goal = `${GOAL_PREFIX}${identifier(p)}`;
+    while (taken.has(goal)) goal = `${goal}_`;
     taken.add(goal);
     out.set(p, { goal });
   }

@@ -56,9 +56,7 @@ export async function loadPddlKit(
   const domainText = await read(domainFile);
   let paths: string[];
   try {
-    paths = Deno.statSync(problemsDir).isFile ? [problemsDir] : [...Deno.readDirSync(problemsDir)]
-      .filter((e) => e.isFile && /\.pddl$/i.test(e.name)).map((e) => `${problemsDir}/${e.name}`)
-      .sort();
+    paths = Deno.statSync(problemsDir).isFile ? [problemsDir] : pddlFilesIn(problemsDir);
   } catch (e) {
     throw new RangeError(
       `Cannot list the problems of ${spec} in "${problemsDir}": ${(e as Error).message}`,
@@ -84,11 +82,9 @@ async function siblingProblems(
   file: string,
   domainFile: string,
 ): Promise<{ id: string; file: string; text: string }[]> {
-  const folder = file.replace(/\/[^/]*$/, "");
   let names: string[];
   try {
-    names = [...Deno.readDirSync(folder)].filter((e) => e.isFile && /\.pddl$/i.test(e.name))
-      .map((e) => `${folder}/${e.name}`).filter((p) => p !== file && p !== domainFile).sort();
+    names = pddlFilesIn(file.replace(/\/[^/]*$/, "")).filter((p) => p !== file && p !== domainFile);
   } catch {
     return [];
   }
@@ -100,6 +96,12 @@ async function siblingProblems(
     }
   }));
   return read.flat();
+}
+
+/** The paths of the `.pddl` files in `folder`, sorted. @throws When it cannot be listed. */
+function pddlFilesIn(folder: string): string[] {
+  return [...Deno.readDirSync(folder)].filter((e) => e.isFile && /\.pddl$/i.test(e.name))
+    .map((e) => `${folder}/${e.name}`).sort();
 }
 
 async function templates(): Promise<Templates> {

@@ -151,13 +151,13 @@ export class UnseenActions {
     if (this.unseen.size === 0) return;
     const m = matchAction(this.#base.vocab, action);
     if (!m) return;
+    if (this.relations.unmet(facts, action).length > 0) return;
     const falseHere = (text: string) => {
       const expr = parseExpr(text);
       if (!expr.ok) return false;
       const r = evalExpr(expr.value, { vocab: this.#base.vocab, facts, scope: m.args });
       return r.ok && r.value === false;
     };
-    if (this.relations.rules(m.action).some((r) => falseHere(r.text))) return;
     const rules = this.#updated?.actions[m.action]?.rules ?? this.#base.rules(m.action);
     const params = new Set(Object.keys(m.args));
     const broken = rules.map((r) => r.text).filter(falseHere);

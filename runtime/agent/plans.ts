@@ -174,7 +174,8 @@ const GOAL_SEARCH_ATOMS = 200_000;
  * searched with what held before every demonstrated use of an action,
  * then with only what each action consumes and makes, out of the
  * episode's budget for such searches.
- * @returns Whether it sent anything.
+ * @returns Whether it sent anything (explorations' tries included, refused
+ *   or not).
  */
 export async function* lookaheadToGoal(
   ctx: AgentContext,
@@ -183,7 +184,7 @@ export async function* lookaheadToGoal(
   const { tally, facts, options } = ctx;
   if (!(options.actionModel instanceof ActionModel) || options.lookahead === false) return false;
   const vocab = options.kit.vocabulary;
-  let sent = false;
+  const before = tally.actions;
   for (
     let round = 1;
     round <= ctx.limits.maxPasses && !tally.done && spent(ctx) === undefined;
@@ -267,7 +268,6 @@ export async function* lookaheadToGoal(
       // Nothing the model knows gets there: what the demonstrations never
       // did may (an exploration per action and episode, so this ends).
       if (yield* exploreUnseenActions(ctx)) {
-        sent = true;
         round--;
         continue;
       }
@@ -288,7 +288,6 @@ export async function* lookaheadToGoal(
       if (refused || tally.done) break;
       progressed = true;
     }
-    sent ||= progressed;
     // A plan of the relations view takes no round of its own and hands
     // nothing back to the skills, which were stuck here (they would undo
     // it): a goal atom at a time, out of its budget; a rejection sharpens
@@ -306,7 +305,7 @@ export async function* lookaheadToGoal(
     if (!progressed || tally.done || !plan) break;
     yield* followPlan(ctx, plan);
   }
-  return sent;
+  return tally.actions > before;
 }
 
 /** Tries of one unseen action, accepted or not, in one exploration. */

@@ -168,7 +168,7 @@ function oneStep(
   const seen = new Set<string>();
   for (const action of world.domain.actions) {
     for (const binding of explaining(action, changes, 0, new Map())) {
-      for (const g of groundings(world, action, binding)) {
+      for (const g of world.applicableWith(action, binding, from)) {
         const key = actionText(g);
         if (seen.has(key) || !leads(g)) continue;
         seen.add(key);
@@ -213,24 +213,6 @@ function* explaining(
     if (fits) yield* explaining(action, changes, k + 1, binding);
     for (const term of set) binding.delete(term);
   }
-}
-
-/** The ground actions of `action` extending `binding`, its other parameters over their types. */
-function* groundings(
-  world: PddlWorld,
-  action: GroundAction["action"],
-  binding: Map<string, string>,
-): Generator<GroundAction> {
-  const free = action.params.find((p) => !binding.has(p.name));
-  if (free === undefined) {
-    yield { action, args: action.params.map((p) => binding.get(p.name)!) };
-    return;
-  }
-  for (const o of world.objectsOf(free.type)) {
-    binding.set(free.name, o);
-    yield* groundings(world, action, binding);
-  }
-  binding.delete(free.name);
 }
 
 /** The plan with one action eliminated (and what then no longer applies), or `undefined`. */

@@ -126,6 +126,30 @@ export class PddlWorld {
     return out;
   }
 
+  /**
+   * The ground actions of `action` applicable in `state` whose binding
+   * extends `partial` (`?x` -> object), found as {@linkcode applicable}
+   * finds them: a parameter no positive precondition binds is the only one
+   * enumerated over its type, so an action of many parameters (a pair of
+   * socks and a pair of shoes) costs what the state allows, not the
+   * product of its types.
+   */
+  applicableWith(
+    action: PddlAction,
+    partial: ReadonlyMap<string, string>,
+    state: ReadonlySet<Fact>,
+  ): GroundAction[] {
+    let byPred = this.#indexed.get(state);
+    if (!byPred) this.#indexed.set(state, byPred = indexByPredicate(state));
+    const out: GroundAction[] = [];
+    for (const binding of this.#bindings(action, byPred, state, partial)) {
+      out.push({ action, args: action.params.map((p) => binding.get(p.name)!) });
+    }
+    return out;
+  }
+  /** Each state's facts by predicate, while the state is in use. */
+  readonly #indexed = new WeakMap<ReadonlySet<Fact>, Map<string, string[][]>>();
+
   /** Whether the ground action's preconditions hold in `state`. */
   holds(g: GroundAction, state: ReadonlySet<Fact>): boolean {
     const binding = bindingOf(g);
@@ -174,6 +198,7 @@ export class PddlWorld {
     action: PddlAction,
     byPred: Map<string, string[][]>,
     state: ReadonlySet<Fact>,
+    partial: ReadonlyMap<string, string> = new Map(),
   ): Generator<Map<string, string>> {
     const positive = action.precondition.filter((l) => !l.negated && l.pred !== EQUALITY);
     const types = new Map(action.params.map((p) => [p.name, p.type]));
@@ -220,7 +245,7 @@ export class PddlWorld {
         yield new Map(binding);
       }
     }
-    yield* match(0, new Map());
+    yield* match(0, new Map(partial));
   }
 }
 

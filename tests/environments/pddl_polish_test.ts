@@ -72,3 +72,22 @@ Deno.test("polishPlan: of several actions leading to the same state, the first a
   // does, with either flag (no effect names it), and red comes first.
   assert.deepEqual(kept.map(actionText), ["go a b", "tag b red", "go b c"]);
 });
+
+Deno.test("applicableWith binds the other parameters from the state, as applicable() does", () => {
+  const w = world("(and (at d))");
+  const start = w.initial();
+  const tag = DOMAIN.actions.find((a) => a.name === "tag")!;
+  const go = DOMAIN.actions.find((a) => a.name === "go")!;
+  // `?f` appears in no effect: bound by `(flag ?f)`, not by every object.
+  assert.deepEqual(
+    w.applicableWith(tag, new Map([["?x", "a"]]), start).map(actionText),
+    ["tag a red", "tag a blue"],
+  );
+  assert.deepEqual(w.applicableWith(tag, new Map([["?x", "b"]]), start), []);
+  const fromA = w.applicable(start).filter((g) => g.action === go).map(actionText);
+  assert.deepEqual(w.applicableWith(go, new Map([["?x", "a"]]), start).map(actionText), fromA);
+  assert.deepEqual(
+    w.applicableWith(go, new Map([["?y", "c"]]), start).map(actionText),
+    ["go a c"],
+  );
+});

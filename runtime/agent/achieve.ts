@@ -477,6 +477,10 @@ async function* fallback(
   for (const e of run.events.slice(-6)) {
     if (e.type === "act") { for (const o of objectArgs(e.action, a.base.vocab)) objects.add(o); }
   }
+  // The short search too keeps to what held before every demonstrated use
+  // of an action when no rule is confirmed (a disc moved from under itself
+  // would only be refused).
+  const guarded = assumed && model instanceof ActionModel ? model.assumingHypotheses() : undefined;
   const holds = (f: FactView) => checkPostcondition(a.base, a.call.args, f).holds;
   const plan = target && planner
     // A smaller budget than before an action: this search is longer and
@@ -489,7 +493,7 @@ async function* fallback(
       a.base.vocab,
       facts,
       {
-        unmet: (f, x) => model.unmet(f as FactStore, x),
+        unmet: (f, x) => (guarded ?? model).unmet(f as FactStore, x),
         predict: (f, x) => model.predict?.(f, x),
       },
       [...objects],

@@ -477,10 +477,12 @@ async function* fallback(
   for (const e of run.events.slice(-6)) {
     if (e.type === "act") { for (const o of objectArgs(e.action, a.base.vocab)) objects.add(o); }
   }
-  // The short search too keeps to what held before every demonstrated use
-  // of an action when no rule is confirmed (a disc moved from under itself
-  // would only be refused).
-  const guarded = assumed && model instanceof ActionModel ? model.assumingHypotheses() : undefined;
+  // When no rule is confirmed, the short search keeps at least to what an
+  // action's own effects vouch for (it removes what held, it adds what did
+  // not): a disc moved from under itself would only be refused. Not to every
+  // hypothesis: what merely held in every demonstration (no fetched item was
+  // craftable) is what this last resort must be free to break.
+  const guarded = assumed && model instanceof ActionModel ? model.assumingConsumed() : undefined;
   const holds = (f: FactView) => checkPostcondition(a.base, a.call.args, f).holds;
   const plan = target && planner
     // A smaller budget than before an action: this search is longer and

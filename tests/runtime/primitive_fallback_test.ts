@@ -71,3 +71,45 @@ Deno.test("findPrimitivePlan() tries for an amount the numbers the facts state o
   const nine = (f: FactView) => f.query("stock", ["nail", null]).some((a) => a.args[1] === 9);
   assert.deepEqual(findPrimitivePlan(vocab, facts, model, ["nail"], nine), ["fetch 9 nail"]);
 });
+
+Deno.test("findPrimitivePlan() with what each action's effects vouch for moves a thing only from where it is", () => {
+  const vocab = {
+    name: "slide",
+    types: { Thing: { kind: "object" as const }, Place: { kind: "object" as const } },
+    predicates: { at: { params: ["Thing", "Place"] } },
+    functions: {},
+    actions: {
+      move: {
+        template: "move {x} {from} {to}",
+        params: [
+          { name: "x", type: "Thing" },
+          { name: "from", type: "Place" },
+          { name: "to", type: "Place" },
+        ],
+      },
+    },
+  };
+  const objects = { disc: "Thing", p1: "Place", p2: "Place", p3: "Place" };
+  const at = (x: string, p: string) => ({ pred: "at", args: [x, p] });
+  // Demonstrations alone: every move accepted, none refused, so no rule is confirmed.
+  const transitions = [["p1", "p2"], ["p2", "p3"], ["p3", "p1"]].map(([from, to]) => ({
+    facts: new FactStore([at("disc", from)], objects),
+    action: `move disc ${from} ${to}`,
+    ok: true,
+    delta: { add: [at("disc", to)], remove: [at("disc", from)] },
+  }));
+  const model = learnActionModel(vocab, transitions);
+  const facts = new FactStore([at("disc", "p1")], objects);
+  const goal = (f: FactView) => f.has(at("disc", "p3"));
+  // The confirmed rules allow any move: the first the search tries moves the
+  // disc from where it is not (the environment would refuse it).
+  const objectsTried = ["disc", "p3", "p1"];
+  assert.deepEqual(findPrimitivePlan(vocab, facts, model, objectsTried, goal), [
+    "move disc p3 p3",
+  ]);
+  // A move removes where the disc was: it must have been there.
+  assert.deepEqual(
+    findPrimitivePlan(vocab, facts, model.assumingConsumed(), objectsTried, goal),
+    ["move disc p1 p3"],
+  );
+});

@@ -42,6 +42,8 @@ export class PddlWorld {
   readonly objects: ReadonlyMap<string, string>;
   readonly #ofType = new Map<string, string[]>();
   readonly #init: readonly PddlAtom[];
+  /** Each state's facts by predicate, while the state is in use. */
+  readonly #indexed = new WeakMap<ReadonlySet<Fact>, Map<string, string[][]>>();
 
   /** Checks the problem against the domain. @throws {RangeError} naming what does not fit. */
   constructor(domain: PddlDomain, problem: PddlProblem) {
@@ -147,8 +149,6 @@ export class PddlWorld {
     }
     return out;
   }
-  /** Each state's facts by predicate, while the state is in use. */
-  readonly #indexed = new WeakMap<ReadonlySet<Fact>, Map<string, string[][]>>();
 
   /** Whether the ground action's preconditions hold in `state`. */
   holds(g: GroundAction, state: ReadonlySet<Fact>): boolean {

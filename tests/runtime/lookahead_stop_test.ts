@@ -5,12 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { pddlKit } from "../../environments/pddl/kit.ts";
-import { generateExpertTraces } from "../../runtime/eval/expert_traces.ts";
-import { withEnvOptions } from "../../runtime/environment.ts";
-import { compileTraces } from "../../compiler/compile.ts";
-import { compileSkills } from "../../runtime/store/library.ts";
-import { runAgent } from "../../runtime/agent/mod.ts";
-import { drainAgent } from "./_agent_fixtures.ts";
+import { induceAndRun } from "../compiler/_induce_and_run.ts";
 
 const LEARNED = { rules: "learned", observe: "changing" };
 
@@ -43,26 +38,12 @@ const kit = pddlKit(
 );
 
 Deno.test("a stop reason says look-ahead toward the goal did not end the task when it only sent refused tries", async () => {
-  const traces = await generateExpertTraces(
+  const { results: [result], events: [events] } = await induceAndRun(
     kit,
-    ["d1", "d2"].map((d) => ({ id: `lamps/${d}` })),
-    { envOptions: LEARNED },
+    ["lamps/d1", "lamps/d2"],
+    ["lamps/t1"],
+    { envOptions: LEARNED, maxActions: 50 },
   );
-  const learned = withEnvOptions(kit, LEARNED);
-  const compiled = compileTraces(traces, learned, { policy: true });
-  const library = compileSkills(
-    compiled.skills.map((s) => ({ data: s, source: s.name })),
-    kit.vocabulary,
-  );
-  const { events, result } = await drainAgent(runAgent({
-    env: kit.create(LEARNED),
-    kit: learned,
-    library,
-    templates: compiled.templates,
-    actionModel: compiled.actionModel,
-    task: { id: "lamps/t1" },
-    maxActions: 50,
-  }));
   assert.equal(result.success, false);
   const explored = events.find((e) => e.type === "decide" && e.node === "explore");
   assert.ok(explored, "the unseen repair is tried");

@@ -136,8 +136,9 @@ function change(from: ReadonlySet<Fact>, to: ReadonlySet<Fact>): Change {
  * The first action, in the order of `applicable()` (the actions applicable
  * in `from`), that leads from `from` to `to`, which differ by `diff`. Found from the difference:
  * an action's effects must make every change, so its parameters are bound
- * by matching effects to changed facts, and only those actions are tried,
- * not every applicable one (an untyped grid's `unlock` has thousands of
+ * by matching effects to changed facts (the others from `from`, as its
+ * applicable actions are found), and only those actions are tried, not
+ * every applicable one (an untyped grid's `unlock` has thousands of
  * bindings per state).
  */
 function oneStep(
@@ -151,8 +152,8 @@ function oneStep(
   if (diff.added.length + diff.deleted.length === 0) {
     return applicable().find((g) => sameState(world.apply(g, from), to));
   }
+  // Only applicable actions are tried (`applicableWith`, below).
   const leads = (g: GroundAction) => {
-    if (!world.holds(g, from)) return false;
     const binding = bindingOf(g);
     const adds = new Set(g.action.add.map((a) => groundAtom(a, binding)));
     const dels = new Set(g.action.del.map((a) => groundAtom(a, binding)));

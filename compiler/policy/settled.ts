@@ -19,6 +19,7 @@
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
 import { freshName, type StateIndex, type TypeIndex } from "./conjunction.ts";
 import { type GoalRelation, goalRelations } from "./goals.ts";
+import { goalPredicates } from "../../runtime/plan/landmark_agenda.ts";
 
 /** The prefix of a settled literal's predicate: `settled:<index>` with one argument. */
 export const SETTLED = "settled:";
@@ -48,9 +49,9 @@ export interface Chain {
  * first argument's objects can stand on each other, which chain objects in
  * some of `states` (an object stands on something and something stands on
  * it) or relate objects of one declared type and of one kind (`statics`,
- * the static unary predicates, say the same of both): `on(?x - block, ?y -
- * block)` where problems of two blocks never stack three; and in none put
- * two on one.
+ * the static unary predicates, say the same of both; what the goal asks of
+ * an object is no kind of it): `on(?x - block, ?y - block)` where problems
+ * of two blocks never stack three; and in none put two on one.
  */
 export function findChains(
   vocab: Vocabulary,
@@ -61,7 +62,10 @@ export function findChains(
   const out: Chain[] = [];
   const relations = goalRelations(vocab);
   // The static unary predicates that hold of an object in a state (its kinds).
-  const kinds = [...statics].filter((p) => vocab.predicates[p]?.params.length === 1);
+  const asked = goalPredicates(vocab);
+  const kinds = [...statics].filter((p) =>
+    vocab.predicates[p]?.params.length === 1 && !asked.has(p)
+  );
   const kindsOf = (s: StateIndex, x: string) => kinds.filter((k) => s.has(k, [x])).join();
   for (const { pred, goal } of relations) {
     const decl = vocab.predicates[pred];

@@ -3,8 +3,8 @@
  * resets the environment, grounds the first observation and follows the
  * plan of the task's template (`planner.ts`), achieving each call
  * (`achieve.ts`: run, verify, and the repairs `decide.ts` chooses); then
- * what the goal still asks for (the landmark agenda), then look-ahead in
- * the action model toward it. When no template
+ * look-ahead in the action model toward the goal, then what the goal still
+ * asks for (the landmark agenda). When no template
  * fits, the agenda and the router (`router.ts`) are all it has. It stops
  * when the environment ends the episode (success when the reward is
  * positive), when a step cannot be achieved, or when a budget is spent.
@@ -59,11 +59,15 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
       ...(plan.program ? { program: plan.program.skill.name } : {}),
     };
     reason = yield* followPlan(ctx, plan);
-    if (!tally.done && spent(ctx) === undefined && (yield* agenda(ctx, "The plan is done"))) {
-      reason = `${reason}; then the goal's pending subgoals were achieved without ending it`;
-    }
+    // Look-ahead first: it hands back to the plan, which was stuck where
+    // the skills had no way (a hand to free that no demonstration freed);
+    // the agenda's skills, regressing from there, send what the state
+    // refuses and spend the episode's skill calls.
     if (!tally.done && spent(ctx) === undefined && (yield* lookaheadToGoal(ctx, plan))) {
       reason = `${reason}; then look-ahead toward the goal did not end it`;
+    }
+    if (!tally.done && spent(ctx) === undefined && (yield* agenda(ctx, "The plan is done"))) {
+      reason = `${reason}; then the goal's pending subgoals were achieved without ending it`;
     }
   }
   if (tally.done) reason = endedBecause(tally);

@@ -18,6 +18,7 @@ import { type EnvironmentKit, withEnvOptions } from "../../runtime/environment.t
 import { segmentGroups } from "../../compiler/induce.ts";
 import { learnPolicy, type Policy, policyExamples, ruleText } from "../../compiler/policy/learn.ts";
 import { induceAndRun } from "./_induce_and_run.ts";
+import { exploreUnusedActions } from "../../compiler/explore_actions.ts";
 import { TOUR_DOMAIN, tourProblem } from "../environments/_tour_domain.ts";
 
 const LEARNED = { rules: "learned" };
@@ -332,6 +333,30 @@ Deno.test("towers learned from problems of two blocks, whose goals name the tabl
   // Two blocks never stack three, yet `on` relates blocks to blocks: a chain.
   // A block on another where the goal wants it on the table is misplaced.
   assert.match(policy, /on\(z, w\) and goal_ontable\(z\)/);
+});
+
+Deno.test("what the goal asks of a block is no kind of block: towers learned where only blocks the goal treats apart stood on each other", async () => {
+  // In every state a block stands on one the goal wants on the table and
+  // wants not there itself, or the other way round: only what the goal
+  // asks tells them apart, and `on` still chains blocks.
+  const demos: Record<string, [string[][], string[][]]> = {
+    p1: [[["a"], ["b"]], [["a", "b"]]],
+    p2: [[["a", "b"]], [["b", "a"]]],
+    p3: [[["a", "b"], ["c"]], [["b", "c"], ["a"]]],
+  };
+  const kit = kitOf(
+    "tower",
+    BLOCKS_DOMAIN,
+    { ...demos, ...TOWER_TESTS },
+    (id, [towers, goal]) => towerProblem(id, towers, goal, true),
+  );
+  const { results, policy } = await induceAndRun(
+    kit,
+    Object.keys(demos).map((id) => `tower/${id}`),
+    Object.keys(TOWER_TESTS).map((id) => `tower/${id}`),
+  );
+  assert.match(policy, /distance\(u, v: block, on\(v, u\)/);
+  for (const r of results) assert.ok(r.success, r.stop);
 });
 
 Deno.test("towers learned from three small problems are built from the bottom up: what stands on an unsettled block is taken off", async () => {
@@ -1493,4 +1518,45 @@ Deno.test("a plain serve never takes a vegan dish: what its twin action always h
   const [r] = results;
   assert.ok(r.success, r.stop);
   assert.equal(r.plannedActions, 0);
+});
+
+Deno.test("a decision list with no rule to free the hand hands over to look-ahead before the goal's subgoals, which would send what the hand cannot do", async () => {
+  // No demonstration puts a block down: every plan stacks at once.
+  // Exploring teaches the model what putting down does.
+  const demos: Record<string, [string[][], string[][]]> = {
+    p1: [[["a"], ["b"]], [["a", "b"]]],
+    p2: [[["a", "b"], ["c"]], [["a", "c"], ["b"]]],
+    p3: [[["a"], ["b"], ["c"]], [["b", "c"], ["a"]]],
+  };
+  // A block to take off and set aside, where the goal wants it on the table.
+  const tests: Record<string, [string[][], string[][]]> = {
+    t1: [[["c", "a"], ["b"]], [["a", "b"], ["c"]]],
+    t2: [[["c", "a", "d"], ["b"]], [["a", "b", "d"], ["c"]]],
+  };
+  const kit = kitOf(
+    "tower",
+    BLOCKS_DOMAIN,
+    { ...demos, ...tests },
+    (id, [towers, goal]) => towerProblem(id, towers, goal, true),
+  );
+  const envOptions = { rules: "learned" };
+  const traces = await generateExpertTraces(
+    kit,
+    Object.keys(demos).map((id) => ({ id: `tower/${id}` })),
+    { envOptions },
+  );
+  assert.ok(traces.every((t) => t.steps.every((s) => !s.action.startsWith("put-down"))));
+  const explored = await exploreUnusedActions(kit, traces, { envOptions });
+  const { results, events } = await induceAndRun(
+    kit,
+    traces,
+    Object.keys(tests).map((id) => `tower/${id}`),
+    { explored: explored.traces },
+  );
+  results.forEach((r, i) => {
+    assert.ok(r.success, r.stop);
+    assert.equal(r.invalidActions, 0);
+    const first = events[i].find((e) => e.type === "decide" && /^(agenda|lookahead)$/.test(e.node));
+    assert.equal(first?.type === "decide" && first.node, "lookahead");
+  });
 });

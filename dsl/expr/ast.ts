@@ -137,3 +137,25 @@ export function childExprs(e: Expr): Expr[] {
       return [];
   }
 }
+
+/**
+ * The names of every call in an expression (predicates, functions and
+ * built-ins alike).
+ *
+ * @example Usage
+ * ```ts
+ * import { callNames } from "./ast.ts";
+ * import { parseExpr } from "./parse.ts";
+ * const e = parseExpr("not exists(y: block, on(y, x))");
+ * if (e.ok) console.log([...callNames(e.value)]); // [ "on" ]
+ * ```
+ */
+export function callNames(e: Expr): Set<string> {
+  const out = new Set<string>();
+  const visit = (x: Expr): void => {
+    if (x.kind === "call") out.add(x.name);
+    childExprs(x).forEach(visit);
+  };
+  visit(e);
+  return out;
+}

@@ -200,7 +200,7 @@ export async function* lookaheadToGoal(
     // relates each action's arguments (see `unseen_actions.ts`), out of a
     // budget of its own.
     const guessed = ctx.assumedSearch.nodes > 0;
-    const relations = ctx.unseen?.learned ? ctx.unseen : undefined;
+    const relations = ctx.unseen?.learned || ctx.unseen?.refined ? ctx.unseen : undefined;
     type Kind = "rules" | "relations" | "hypotheses" | "consumed";
     const planners: { kind: Kind; model: ActionModel; shared?: { nodes: number } }[] = !assumed
       ? [{ kind: "rules", model }]
@@ -281,10 +281,10 @@ export async function* lookaheadToGoal(
       }`,
     };
     let progressed = false;
-    let refused = false;
+    let refused: string | undefined;
     for (const action of found) {
       const out = await send(ctx, action, true);
-      refused = out.rejected !== undefined;
+      refused = out.rejected !== undefined ? action : undefined;
       if (refused || tally.done) break;
       progressed = true;
     }
@@ -297,8 +297,14 @@ export async function* lookaheadToGoal(
       round--;
       continue;
     }
-    // A plan refused at once is the model's mistake, as good as none.
+    // A plan refused at once is the model's mistake, as good as none; what
+    // its first action broke is needed after all (the relations view,
+    // sharpened a refusal at a time).
     if (!progressed && refused && !tally.done && (yield* exploreUnseenActions(ctx))) {
+      round--;
+      continue;
+    }
+    if (!progressed && refused && !tally.done && !learning && ctx.unseen?.refine(facts, refused)) {
       round--;
       continue;
     }

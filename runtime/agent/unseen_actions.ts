@@ -19,6 +19,7 @@
 import { matchAction } from "../../dsl/action.ts";
 import { evalExpr } from "../../dsl/expr/eval.ts";
 import { parseExpr } from "../../dsl/expr/parse.ts";
+import { callNames } from "../../dsl/expr/ast.ts";
 import type { ActionModelData } from "../action_model_data.ts";
 import { ActionModel, type Transition } from "../learn/action_model.ts";
 import type { FactView } from "../../dsl/facts.ts";
@@ -140,6 +141,15 @@ export class UnseenActions {
   }
 
   /**
+   * Whether a refused plan made the view serve although no unseen action
+   * was learned (see {@linkcode refine}).
+   */
+  get refined(): boolean {
+    return this.#refined;
+  }
+  #refined = false;
+
+  /**
    * Records a rejection of `action` in `facts`: when no rule
    * {@linkcode relations} keeps for it is false there, the hypotheses of
    * its action false there are what it needs after all, and are kept from
@@ -147,11 +157,34 @@ export class UnseenActions {
    * town, says nothing of the rest: that the place was no airport.)
    */
   rejected(facts: FactView, action: string): void {
-    // The view serves only once an unseen action is learned.
-    if (this.unseen.size === 0) return;
+    // The view serves only once an unseen action is learned, or a plan refused.
+    if (this.unseen.size === 0 && !this.#refined) return;
+    this.#learnNeeded(facts, action);
+  }
+
+  /**
+   * Records the rejection of the first action of a plan searched with
+   * what each action merely consumes (or with every hypothesis): the
+   * hypotheses it broke become needed, and the view serves from then on,
+   * each refusal sharpening it (a block picked up from under another:
+   * "nothing stands on it"). @returns Whether it learned something.
+   */
+  refine(facts: FactView, action: string): boolean {
+    const learned = this.#learnNeeded(facts, action);
+    if (learned) this.#refined = true;
+    return learned;
+  }
+
+  /** Whether a rule's text reads a goal predicate. */
+  #asksGoal(text: string): boolean {
+    const expr = parseExpr(text);
+    return expr.ok && [...callNames(expr.value)].some((n) => this.#goals.has(n));
+  }
+
+  #learnNeeded(facts: FactView, action: string): boolean {
     const m = matchAction(this.#base.vocab, action);
-    if (!m) return;
-    if (this.relations.unmet(facts, action).length > 0) return;
+    if (!m) return false;
+    if (this.relations.unmet(facts, action).length > 0) return false;
     const falseHere = (text: string) => {
       const expr = parseExpr(text);
       if (!expr.ok) return false;
@@ -160,15 +193,18 @@ export class UnseenActions {
     };
     const rules = this.#updated?.actions[m.action]?.rules ?? this.#base.rules(m.action);
     const params = new Set(Object.keys(m.args));
-    const broken = rules.map((r) => r.text).filter(falseHere);
+    // What the goal asks is no reason an action is refused (see relatesArguments).
+    const broken = rules.map((r) => r.text).filter((t) => falseHere(t) && !this.#asksGoal(t));
     // What a rejection cannot tell apart, the simplest first: a property
     // of an argument (the place is an airport) before a statement about
     // the rest of the state (something stands there).
     const plain = broken.filter((t) => atomOver(t, params) !== undefined);
     const needed = this.#needed.get(m.action) ?? new Set<string>();
+    const size = needed.size;
     for (const text of plain.length > 0 ? plain : broken) needed.add(text);
     this.#needed.set(m.action, needed);
     this.#relations = undefined;
+    return needed.size > size;
   }
 }
 

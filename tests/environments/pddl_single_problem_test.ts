@@ -62,3 +62,25 @@ Deno.test("one problem file is typed by the problems beside it: a target cell is
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("one problem file named without a folder is typed by the problems beside it in the working directory", async () => {
+  const dir = await Deno.makeTempDir();
+  const cwd = Deno.cwd();
+  try {
+    await Deno.writeTextFile(`${dir}/domain.pddl`, DOMAIN);
+    await Deno.writeTextFile(`${dir}/p1.pddl`, problem("p1", "c1", "c2"));
+    await Deno.writeTextFile(`${dir}/p2.pddl`, problem("p2", "c2", "c1"));
+    await Deno.mkdir(`${dir}/problems`);
+    await Deno.copyFile(`${dir}/p1.pddl`, `${dir}/problems/p1.pddl`);
+    await Deno.copyFile(`${dir}/p2.pddl`, `${dir}/problems/p2.pddl`);
+    const folder = await loadPddlKit(`pddl:${dir}/domain.pddl+${dir}/problems`);
+    Deno.chdir(dir);
+    const one = await loadPddlKit("pddl:domain.pddl+p1.pddl");
+    assert.ok(!("Target_cell" in one.vocabulary.types), Object.keys(one.vocabulary.types).join());
+    assert.deepEqual(one.vocabulary, folder.vocabulary);
+    assert.equal(one.taskList!({ split: "unseen" }).length, 1);
+  } finally {
+    Deno.chdir(cwd);
+    await Deno.remove(dir, { recursive: true });
+  }
+});

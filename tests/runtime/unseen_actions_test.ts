@@ -12,7 +12,7 @@ import { exploreUnusedActions } from "../../compiler/explore_actions.ts";
 import { compileSkills } from "../../runtime/store/library.ts";
 import { runAgent } from "../../runtime/agent/mod.ts";
 import { UnseenActions } from "../../runtime/agent/unseen_actions.ts";
-import { learnActionModel } from "../../runtime/learn/action_model.ts";
+import { ActionModel, learnActionModel } from "../../runtime/learn/action_model.ts";
 import { FactStore } from "../../runtime/fact_store.ts";
 import { relatedGroundings } from "../../runtime/learn/related_groundings.ts";
 import { drainAgent } from "./_agent_fixtures.ts";
@@ -140,6 +140,86 @@ Deno.test("what an unseen action needs is what relates its arguments; a rejectio
   assert.ok(now.includes("hub(from)"), now.join("; "));
   assert.ok(!now.some((t) => t.startsWith("exists")), now.join("; "));
   assert.notEqual(unseen.relations.unmet(after, "drive v0 p0_1 p0_2 t0").length, 0);
+});
+
+Deno.test("a plan refused at once sharpens the relations view though every action was seen: what the first action broke is needed, what the goal asks never", () => {
+  const vocab = kit.vocabulary;
+  const objects = {
+    v0: "van",
+    p0_0: "place",
+    p0_1: "place",
+    p1_0: "place",
+    t0: "town",
+    t1: "town",
+    c0: "parcel",
+  };
+  const town = [
+    { pred: "hub", args: ["p0_0"] },
+    { pred: "hub", args: ["p1_0"] },
+    { pred: "in_town", args: ["p0_0", "t0"] },
+    { pred: "in_town", args: ["p0_1", "t0"] },
+    { pred: "in_town", args: ["p1_0", "t1"] },
+  ];
+  const state = (...atoms: { pred: string; args: string[] }[]) =>
+    new FactStore([...town, ...atoms], objects);
+  const at = (p: string, l: string) => ({ pred: "at", args: [p, l] });
+  const parked = (l: string) => ({ pred: "parked", args: ["v0", l] });
+  const inVan = { pred: "in", args: ["c0", "v0"] };
+  const asked = { pred: "goal_at", args: ["c0", "p1_0"] };
+  // Every action seen at work once: a parcel flown from hub to hub (the
+  // goal asked for it there), loaded, unloaded and a van driven.
+  const learned = learnActionModel(vocab, [
+    {
+      facts: state(at("c0", "p0_0"), parked("p0_1"), asked),
+      action: "fly c0 p0_0 p1_0",
+      ok: true,
+      delta: { add: [at("c0", "p1_0")], remove: [at("c0", "p0_0")] },
+    },
+    {
+      facts: state(at("c0", "p0_1"), parked("p0_1")),
+      action: "load c0 v0 p0_1",
+      ok: true,
+      delta: { add: [inVan], remove: [at("c0", "p0_1")] },
+    },
+    {
+      facts: state(inVan, parked("p0_0")),
+      action: "unload c0 v0 p0_0",
+      ok: true,
+      delta: { add: [at("c0", "p0_0")], remove: [inVan] },
+    },
+    {
+      facts: state(parked("p0_1")),
+      action: "drive v0 p0_1 p0_0 t0",
+      ok: true,
+      delta: { add: [parked("p0_0")], remove: [parked("p0_1")] },
+    },
+  ]);
+  // What the goal asked at the flight, among its hypotheses (a cap on
+  // them may have left it out).
+  const data = learned.toJSON();
+  data.actions.fly.rules.push({ text: "goal_at(p, to)", confirmed: false, covers: 0 });
+  const unseen = new UnseenActions(ActionModel.fromJSON(data, vocab));
+  assert.equal(unseen.unseen.size, 0);
+  // A flight from a place off the hub, with the goal asking nothing: the
+  // relations view (what the parcel's place is) allows it.
+  const off = state(at("c0", "p0_1"), parked("p0_0"));
+  const fly = "fly c0 p0_1 p1_0";
+  assert.equal(unseen.relations.unmet(off, fly).length, 0);
+  // A rejection outside a refused plan says nothing while nothing was learned.
+  unseen.rejected(off, fly);
+  assert.equal(unseen.relations.unmet(off, fly).length, 0);
+  assert.equal(unseen.refined, false);
+  // The first action of a refused plan: the hub it broke is needed, the
+  // goal's wish for the parcel at the far hub is not.
+  assert.equal(unseen.refine(off, fly), true);
+  assert.ok(unseen.refined);
+  const kept = unseen.relations.rules("fly").map((r) => r.text);
+  assert.ok(kept.includes("hub(from)"), kept.join("; "));
+  assert.ok(!kept.some((t) => t.includes("goal_")), kept.join("; "));
+  assert.notEqual(unseen.relations.unmet(off, fly).length, 0);
+  assert.equal(unseen.relations.unmet(state(at("c0", "p0_0")), "fly c0 p0_0 p1_0").length, 0);
+  // Refused again where nothing new is broken: nothing learned.
+  assert.equal(unseen.refine(off, fly), false);
 });
 
 Deno.test("related argument tuples come first where every tuple is too many to rank", () => {

@@ -10,5 +10,6 @@ export * from "./facts.ts";
 export * from "./vocabulary.ts";
 export * from "./action.ts";
 export * from "./trace.ts";
+export * from "./goal_predicates.ts";
 export * from "./expr/mod.ts";
 export * from "./graph/mod.ts";

@@ -38,7 +38,8 @@ import type { Atom, FactView } from "../../dsl/facts.ts";
 import { matchAction } from "../../dsl/action.ts";
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
 import type { GroundedTrace } from "../ground.ts";
-import { BUILTIN_CALLS, childExprs, type Expr, KEYWORDS } from "../../dsl/expr/ast.ts";
+import { BUILTIN_CALLS, KEYWORDS } from "../../dsl/expr/ast.ts";
+import { goalPredicateNames } from "../../dsl/goal_predicates.ts";
 import { parseExpr } from "../../dsl/expr/parse.ts";
 import type { FactStore } from "../../runtime/fact_store.ts";
 import {
@@ -3241,19 +3242,10 @@ class Learner {
    * on (`when: goal_on(a0, a1)`).
    */
   get #goalPreds(): string[] {
-    if (this.#goalPredCache) return this.#goalPredCache;
-    const out = new Set<string>();
-    for (const l of this.vocab.landmarks ?? []) {
-      if (l.when === undefined) continue;
-      const e = parseExpr(l.when);
-      if (!e.ok) continue;
-      const walk = (x: Expr): void => {
-        if (x.kind === "call" && Object.hasOwn(this.vocab.predicates, x.name)) out.add(x.name);
-        childExprs(x).forEach(walk);
-      };
-      walk(e.value);
-    }
-    return this.#goalPredCache = [...out].filter((p) => this.vocab.predicates[p].params.length > 0);
+    this.#goalPredCache ??= [...goalPredicateNames(this.vocab)].filter((p) =>
+      this.vocab.predicates[p].params.length > 0
+    );
+    return this.#goalPredCache;
   }
   #goalPredCache?: string[];
 

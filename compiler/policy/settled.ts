@@ -19,7 +19,7 @@
 import type { Vocabulary } from "../../dsl/vocabulary.ts";
 import { freshName, type StateIndex, type TypeIndex } from "./conjunction.ts";
 import { type GoalRelation, goalRelations } from "./goals.ts";
-import { goalPredicates } from "../../runtime/plan/landmark_agenda.ts";
+import { goalPredicateNames } from "../../dsl/goal_predicates.ts";
 
 /** The prefix of a settled literal's predicate: `settled:<index>` with one argument. */
 export const SETTLED = "settled:";
@@ -62,7 +62,7 @@ export function findChains(
   const out: Chain[] = [];
   const relations = goalRelations(vocab);
   // The static unary predicates that hold of an object in a state (its kinds).
-  const asked = goalPredicates(vocab);
+  const asked = goalPredicateNames(vocab);
   const kinds = [...statics].filter((p) =>
     vocab.predicates[p]?.params.length === 1 && !asked.has(p)
   );

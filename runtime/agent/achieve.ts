@@ -106,6 +106,7 @@ export async function* achieve(
       tally.budget = out;
       return false;
     }
+    if (ctx.halt?.()) return false;
     tally.skillCalls++;
     yield {
       type: "call",
@@ -135,7 +136,7 @@ export async function* achieve(
     };
     if (run.result.outcome === "success" && check.holds) return true;
     tally.failures.push(failureOf(call, level, run.result, run.budget, check.condition));
-    if (run.budget) return false;
+    if (run.budget || ctx.halt?.()) return false;
 
     const tried = new Set<Repair["kind"]>();
     // A call answering to the task's goal whose actions changed the state

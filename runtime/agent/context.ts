@@ -72,6 +72,11 @@ export interface AgentContext {
    * (with a learned action model and look-ahead allowed).
    */
   unseen?: UnseenActions;
+  /**
+   * Whether the calls under way are to give up at once (set while the
+   * agenda runs: see `agenda` in `plans.ts`).
+   */
+  halt?: () => boolean;
 }
 
 /** Expansions of an episode's fallback searches with assumed rules (a full search and a half). */
@@ -136,14 +141,26 @@ export async function startEpisode(options: AgentOptions): Promise<AgentContext>
   };
 }
 
+/**
+ * The action budget, in words, when it is spent; `undefined` while it
+ * lasts. Look-ahead toward the goal sends actions, not skill calls: it
+ * still has its turn after skills spent their calls going round (a
+ * regression sending what the state refuses).
+ */
+export function actionsSpent(ctx: AgentContext): string | undefined {
+  const { tally, limits } = ctx;
+  return tally.actions >= limits.maxActions
+    ? `Action budget of ${limits.maxActions} spent`
+    : undefined;
+}
+
 /** Which budget is spent, in words; `undefined` while both last. */
 export function spent(ctx: AgentContext): string | undefined {
   const { tally, limits } = ctx;
   if (tally.skillCalls >= limits.maxSkillCalls) {
     return `Skill call budget of ${limits.maxSkillCalls} spent`;
   }
-  if (tally.actions >= limits.maxActions) return `Action budget of ${limits.maxActions} spent`;
-  return undefined;
+  return actionsSpent(ctx);
 }
 
 /**

@@ -19,7 +19,7 @@ import type { RouteStep } from "../plan/router.ts";
 import { initialState, resume, step } from "../exec/step.ts";
 import { withValueDomains } from "../exec/value_domains.ts";
 import { achieve } from "./achieve.ts";
-import { type AgentContext, send, spent } from "./context.ts";
+import { actionsSpent, type AgentContext, send, spent } from "./context.ts";
 import { renderAction } from "../../dsl/action.ts";
 import { own } from "../../dsl/vocabulary.ts";
 import { relatedGroundings } from "../learn/related_groundings.ts";
@@ -126,10 +126,31 @@ async function* runCalls(ctx: AgentContext, plan: Plan): AsyncGenerator<AgentEve
 
 /**
  * What the goal still asks for, achieved with the skills that state it
- * (see `landmark_agenda.ts`), while a pass achieves something.
+ * (see `landmark_agenda.ts`), while a pass achieves something; with
+ * `untilRefused`, only until the environment refuses one of their
+ * actions: after a plan, skills that do not fit the state it left (a hand
+ * to free that no demonstration freed) would regress from there, sending
+ * what it refuses and spending the skill calls, and leave look-ahead
+ * toward the goal a state further off.
  * @returns Whether anything was achieved.
  */
-export async function* agenda(ctx: AgentContext, why: string): AsyncGenerator<AgentEvent, boolean> {
+export async function* agenda(
+  ctx: AgentContext,
+  why: string,
+  untilRefused = false,
+): AsyncGenerator<AgentEvent, boolean> {
+  if (!untilRefused) return yield* agendaPasses(ctx, why);
+  const { tally } = ctx;
+  const refusedBefore = tally.invalid;
+  ctx.halt = () => tally.invalid > refusedBefore;
+  try {
+    return yield* agendaPasses(ctx, why);
+  } finally {
+    ctx.halt = undefined;
+  }
+}
+
+async function* agendaPasses(ctx: AgentContext, why: string): AsyncGenerator<AgentEvent, boolean> {
   const { tally, options } = ctx;
   let achieved = false;
   for (
@@ -148,7 +169,7 @@ export async function* agenda(ctx: AgentContext, why: string): AsyncGenerator<Ag
     };
     let progressed = false;
     for (const call of calls) {
-      if (tally.done || spent(ctx) !== undefined) break;
+      if (tally.done || spent(ctx) !== undefined || ctx.halt?.()) break;
       if (checkPostcondition(options.library.get(call.skill)!, call.args, ctx.facts).holds) {
         continue;
       }
@@ -187,7 +208,7 @@ export async function* lookaheadToGoal(
   const before = tally.actions;
   for (
     let round = 1;
-    round <= ctx.limits.maxPasses && !tally.done && spent(ctx) === undefined;
+    round <= ctx.limits.maxPasses && !tally.done && actionsSpent(ctx) === undefined;
     round++
   ) {
     // With what the episode saw the actions no demonstration showed do.
@@ -335,14 +356,14 @@ export async function* exploreUnseenActions(
   const vocab = ctx.options.kit.vocabulary;
   let learned = false;
   for (const name of unseen.unseen) {
-    if (unseen.tried(name) || ctx.tally.done || spent(ctx) !== undefined) continue;
+    if (unseen.tried(name) || ctx.tally.done || actionsSpent(ctx) !== undefined) continue;
     unseen.markTried(name);
     const decl = own(vocab.actions, name)!;
     let tries = 0;
     let uses = 0;
     for (const args of relatedGroundings(decl.params, ctx.facts, vocab)) {
       if (tries >= TRIES_PER_ACTION || uses >= USES_PER_ACTION) break;
-      if (ctx.tally.done || spent(ctx) !== undefined) break;
+      if (ctx.tally.done || actionsSpent(ctx) !== undefined) break;
       const action = renderAction(decl, args);
       tries++;
       const out = await send(ctx, action, true);

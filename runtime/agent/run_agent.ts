@@ -3,8 +3,8 @@
  * resets the environment, grounds the first observation and follows the
  * plan of the task's template (`planner.ts`), achieving each call
  * (`achieve.ts`: run, verify, and the repairs `decide.ts` chooses); then
- * look-ahead in the action model toward the goal, then what the goal still
- * asks for (the landmark agenda). When no template
+ * what the goal still asks for (the landmark agenda), then look-ahead in
+ * the action model toward it. When no template
  * fits, the agenda and the router (`router.ts`) are all it has. It stops
  * when the environment ends the episode (success when the reward is
  * positive), when a step cannot be achieved, or when a budget is spent.
@@ -12,7 +12,7 @@
  * @module
  */
 import type { AgentEvent, AgentOptions, AgentResult } from "./agent_types.ts";
-import { endedBecause, finish, spent, startEpisode } from "./context.ts";
+import { actionsSpent, endedBecause, finish, spent, startEpisode } from "./context.ts";
 import { agenda, followPlan, lookaheadToGoal, route } from "./plans.ts";
 
 /**
@@ -44,7 +44,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     // No template fits: the goal's pending landmarks, then the router.
     const agendaHelped = yield* agenda(ctx, "No template fits");
     const routed = !tally.done && (yield* route(ctx, planned.error));
-    const looked = !tally.done && spent(ctx) === undefined && (yield* lookaheadToGoal(ctx));
+    const looked = !tally.done && actionsSpent(ctx) === undefined && (yield* lookaheadToGoal(ctx));
     reason = routed || agendaHelped || looked
       ? `${planned.error}; the goal's pending subgoals did not finish the task`
       : planned.error;
@@ -59,15 +59,12 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
       ...(plan.program ? { program: plan.program.skill.name } : {}),
     };
     reason = yield* followPlan(ctx, plan);
-    // Look-ahead first: it hands back to the plan, which was stuck where
-    // the skills had no way (a hand to free that no demonstration freed);
-    // the agenda's skills, regressing from there, send what the state
-    // refuses and spend the episode's skill calls.
-    if (!tally.done && spent(ctx) === undefined && (yield* lookaheadToGoal(ctx, plan))) {
-      reason = `${reason}; then look-ahead toward the goal did not end it`;
-    }
-    if (!tally.done && spent(ctx) === undefined && (yield* agenda(ctx, "The plan is done"))) {
+    if (!tally.done && spent(ctx) === undefined && (yield* agenda(ctx, "The plan is done", true))) {
       reason = `${reason}; then the goal's pending subgoals were achieved without ending it`;
+    }
+    // Also once the skills spent their calls (see `actionsSpent`).
+    if (!tally.done && actionsSpent(ctx) === undefined && (yield* lookaheadToGoal(ctx, plan))) {
+      reason = `${reason}; then look-ahead toward the goal did not end it`;
     }
   }
   if (tally.done) reason = endedBecause(tally);

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { callNames, type Expr } from "../../dsl/expr/ast.ts";
+import type { Expr } from "../../dsl/expr/ast.ts";
 import { evalExpr } from "../../dsl/expr/eval.ts";
 import { matchAction } from "../../dsl/action.ts";
 import type { Atom, AtomArg, FactDelta, FactView, Value } from "../../dsl/facts.ts";
@@ -23,7 +23,6 @@ import {
 } from "./_action_literals.ts";
 import { formatLiteral } from "../../dsl/facts.ts";
 import type { ActionEntryData, ActionRule } from "../action_model_data.ts";
-import { goalPredicates } from "../plan/landmark_agenda.ts";
 
 /**
  * One observed step: the state before it, the action text, whether the
@@ -171,14 +170,8 @@ function learnRules(
   if (failures.length === 0) {
     // Without failures to rank them, show first what is about the arguments
     // or the whole state (`handempty()`: an atom of no arguments is as much
-    // a precondition as one about them), positively. What the goal asks is
-    // left out: what an action can do does not depend on the task's goal,
-    // so a goal atom true at every use is the demonstrations' purpose, not
-    // a precondition (every block put down was one the goal wanted on
-    // another), and a plan that assumed it would never put another down.
-    const asked = goalPredicates(vocab);
-    const goal = (c: Candidate) => [...callNames(c.expr)].some((n) => asked.has(n));
-    const ranked = kept.filter((k) => !goal(k.cand)).sort((a, b) =>
+    // a precondition as one about them), positively.
+    const ranked = [...kept].sort((a, b) =>
       Number(direct(b.cand)) - Number(direct(a.cand)) ||
       Number(negated(a.cand)) - Number(negated(b.cand)) || simpler(a.cand, b.cand)
     );

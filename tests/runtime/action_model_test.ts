@@ -145,44 +145,6 @@ Deno.test("an atom of no arguments that held at every use is among the hypothese
   assert.ok(texts.includes("mark0(b)"), texts.join(", "));
 });
 
-Deno.test("what the goal asks is no hypothesis of what an action needs: the cap keeps what it does need", () => {
-  // Two uses of `lift`, each of a crate the goal happens to name in many
-  // ways; nothing stood on it either time, a statement about other objects
-  // that ranks after every atom of the argument.
-  const goals = Array.from({ length: 16 }, (_, i) => `goal_mark${i}`);
-  const boxes: Vocabulary = {
-    name: "crates",
-    types: { Crate: { kind: "object" } },
-    predicates: {
-      on: { params: ["Crate", "Crate"] },
-      ...Object.fromEntries(goals.map((g) => [g, { params: ["Crate"] }])),
-      marked: { params: ["Crate"] },
-    },
-    functions: {},
-    actions: { lift: { template: "lift {c}", params: [{ name: "c", type: "Crate" }] } },
-    landmarks: goals.map((g) => ({
-      pred: "marked",
-      on: "add" as const,
-      when: `${g}(a0)`,
-      skill: "achieve_marked",
-    })),
-  };
-  const objects = { a: "Crate", b: "Crate", c: "Crate" };
-  const use = (c: string, under: string): Transition => ({
-    facts: new FactStore([
-      ...goals.map((g) => ({ pred: g, args: [c] })),
-      { pred: "on", args: [c, under] },
-    ], objects),
-    action: `lift ${c}`,
-    ok: true,
-  });
-  const texts = learnActionModel(boxes, [use("a", "b"), use("b", "c")]).rules("lift").map((r) =>
-    r.text
-  );
-  assert.ok(texts.includes("not exists(x: Crate, on(x, c))"), texts.join(", "));
-  assert.ok(!texts.some((t) => t.includes("goal_")), texts.join(", "));
-});
-
 Deno.test("no rules are learned for an action that never succeeded", () => {
   const model = learnActionModel(vocab, [fail(state("near d1"), "open d2")]);
   assert.deepEqual(model.rules("open"), []);

@@ -181,6 +181,20 @@ async function* agendaPasses(ctx: AgentContext, why: string): AsyncGenerator<Age
   return achieved;
 }
 
+/**
+ * Whether the plan's task program calls only skills with no way to end in
+ * success: they run until the environment ends the task (a decision list:
+ * in each state the first rule that applies acts).
+ */
+export function runsToTheEnd(ctx: AgentContext, plan: Plan): boolean {
+  const calls = plan.program?.skill.nodes.filter((n) => n.kind === "primitive") ?? [];
+  return calls.length > 0 && calls.every((n) => {
+    const skill = n.kind === "primitive" ? ctx.options.library.get(n.action)?.skill : undefined;
+    return skill !== undefined &&
+      !skill.nodes.some((x) => x.kind === "terminal" && x.outcome === "success");
+  });
+}
+
 /** Atoms the states of one look-ahead toward the goal hold at most (see `LookaheadOptions`). */
 const GOAL_SEARCH_ATOMS = 200_000;
 

@@ -13,7 +13,7 @@
  */
 import type { AgentEvent, AgentOptions, AgentResult } from "./agent_types.ts";
 import { actionsSpent, endedBecause, finish, spent, startEpisode } from "./context.ts";
-import { agenda, followPlan, lookaheadToGoal, route } from "./plans.ts";
+import { agenda, followPlan, lookaheadToGoal, route, runsToTheEnd } from "./plans.ts";
 
 /**
  * Runs the agent on one task, yielding events and returning the result.
@@ -59,7 +59,13 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
       ...(plan.program ? { program: plan.program.skill.name } : {}),
     };
     reason = yield* followPlan(ctx, plan);
-    if (!tally.done && spent(ctx) === undefined && (yield* agenda(ctx, "The plan is done", true))) {
+    // After skills that run until the task ends (a decision list), the
+    // agenda's skills meet a state no demonstration led to.
+    const untilRefused = runsToTheEnd(ctx, plan);
+    if (
+      !tally.done && spent(ctx) === undefined &&
+      (yield* agenda(ctx, "The plan is done", untilRefused))
+    ) {
       reason = `${reason}; then the goal's pending subgoals were achieved without ending it`;
     }
     // Also once the skills spent their calls (see `actionsSpent`).

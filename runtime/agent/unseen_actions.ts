@@ -12,7 +12,9 @@
  * airport, so loading a truck "needs" one): once something was learned,
  * look-ahead may also plan with {@linkcode UnseenActions.relations}, which
  * keeps of each action only what relates its arguments, what it consumes,
- * and what the episode's rejections showed it needs.
+ * and what the episode's rejections showed it needs. A look-ahead plan
+ * refused at once puts that view to use as well, though every action was
+ * seen at work ({@linkcode UnseenActions.refine}).
  *
  * @module
  */

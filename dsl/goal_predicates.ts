@@ -1,7 +1,11 @@
 /**
- * The goal predicates of a vocabulary: those its landmarks are conditioned
- * on (`goal_on` of `when: goal_on(a0, a1)`), which say what the task's goal
- * asks rather than how the world stands.
+ * The predicates a vocabulary's landmarks are conditioned on: in a PDDL
+ * vocabulary the goal's own (`goal_on` of `when: goal_on(a0, a1)`), which
+ * say what the task's goal asks rather than how the world stands; a
+ * hand-written vocabulary may condition a landmark on a world predicate
+ * too (`when: holds(a1)`). `goalPredicates` (runtime/plan/landmark_agenda.ts)
+ * takes only conditions that are one goal atom over the landmark's
+ * arguments.
  *
  * @module
  */

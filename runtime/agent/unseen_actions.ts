@@ -177,26 +177,21 @@ export class UnseenActions {
     return learned;
   }
 
-  /** Whether a rule's text reads a goal predicate. */
-  #asksGoal(text: string): boolean {
-    const expr = parseExpr(text);
-    return expr.ok && [...callNames(expr.value)].some((n) => this.#goals.has(n));
-  }
-
   #learnNeeded(facts: FactView, action: string): boolean {
     const m = matchAction(this.#base.vocab, action);
     if (!m) return false;
     if (this.relations.unmet(facts, action).length > 0) return false;
-    const falseHere = (text: string) => {
+    // False here, and about the world: what the goal asks is no reason an
+    // action is refused (see relatesArguments).
+    const brokenHere = (text: string) => {
       const expr = parseExpr(text);
-      if (!expr.ok) return false;
+      if (!expr.ok || [...callNames(expr.value)].some((n) => this.#goals.has(n))) return false;
       const r = evalExpr(expr.value, { vocab: this.#base.vocab, facts, scope: m.args });
       return r.ok && r.value === false;
     };
     const rules = this.#updated?.actions[m.action]?.rules ?? this.#base.rules(m.action);
     const params = new Set(Object.keys(m.args));
-    // What the goal asks is no reason an action is refused (see relatesArguments).
-    const broken = rules.map((r) => r.text).filter((t) => falseHere(t) && !this.#asksGoal(t));
+    const broken = rules.map((r) => r.text).filter(brokenHere);
     // What a rejection cannot tell apart, the simplest first: a property
     // of an argument (the place is an airport) before a statement about
     // the rest of the state (something stands there).

@@ -12,6 +12,7 @@ import type { FactStore } from "../fact_store.ts";
 import type { RunEvent, RunResult } from "../exec/interpreter.ts";
 import { callKey, type SkillCall } from "../plan/planner.ts";
 import type { SkillLibrary } from "../store/library.ts";
+import type { Skill } from "../../dsl/graph/schema.ts";
 import { checkPostcondition } from "../exec/postcondition.ts";
 import { type firstStep, postconditionStatesQuantity } from "../plan/regression.ts";
 
@@ -173,4 +174,13 @@ export function undone(
     e.type === "observe" && e.rejected === undefined && e.action === first.action
   );
   return done?.type === "observe" && done.delta.add.some((a) => !facts.has(a));
+}
+
+/**
+ * Whether a skill has no way to end in success: it runs until the
+ * environment ends the task (a decision list: in each state the first rule
+ * that applies acts).
+ */
+export function runsUntilTheTaskEnds(skill: Skill): boolean {
+  return !skill.nodes.some((n) => n.kind === "terminal" && n.outcome === "success");
 }

@@ -10,6 +10,7 @@ import { assertVocabulary } from "../../dsl/vocabulary.ts";
 import { ActionModel } from "../learn/action_model.ts";
 import { ActionMemory } from "./action_memory.ts";
 import { objectArgs } from "./_agent_util.ts";
+import { RefusalReasons } from "./refusal_reasons.ts";
 import { StandIns } from "./stand_ins.ts";
 import { ChoiceLookahead } from "./choice_lookahead.ts";
 import { UnseenActions } from "./unseen_actions.ts";
@@ -65,6 +66,8 @@ export interface AgentContext {
   assumedSearch: { nodes: number };
   /** Actions to try in place of a rejected one (with a learned action model). */
   standIns?: StandIns;
+  /** What the environment's refusals ruled out (with a learned action model). */
+  refusals?: RefusalReasons;
   /** Free choices looked ahead in the action model (with look-ahead allowed). */
   choices?: ChoiceLookahead;
   /**
@@ -125,7 +128,9 @@ export async function startEpisode(options: AgentOptions): Promise<AgentContext>
     canLookAhead,
     memory: new ActionMemory(),
     assumedSearch: { nodes: ASSUMED_SEARCH_NODES },
-    ...(model instanceof ActionModel ? { standIns: new StandIns(model) } : {}),
+    ...(model instanceof ActionModel
+      ? { standIns: new StandIns(model), refusals: new RefusalReasons(model) }
+      : {}),
     ...(model instanceof ActionModel && options.lookahead !== false
       ? {
         choices: new ChoiceLookahead(model, options.kit.vocabulary),
@@ -205,6 +210,10 @@ export async function send(
   if (g.rejected !== undefined) {
     tally.invalid++;
     ctx.unseen?.rejected(ctx.facts, action);
+    ctx.refusals?.record(ctx.facts, action, {
+      observation: step.observation,
+      rejected: g.rejected,
+    });
   }
   ctx.memory.record(
     key,

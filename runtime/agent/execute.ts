@@ -7,7 +7,7 @@
  * @module
  */
 import type { Value } from "../../dsl/facts.ts";
-import { objectArgs, relatedTo } from "./_agent_util.ts";
+import { objectArgs, relatedTo, runsUntilTheTaskEnds } from "./_agent_util.ts";
 import type { AgentEvent } from "./agent_types.ts";
 import type { FactStore } from "../fact_store.ts";
 import { type RunContext, type RunEvent, type RunResult, runSkill } from "../exec/interpreter.ts";
@@ -46,6 +46,7 @@ export async function* execute(
   let steered = false;
   // What the look-ahead changed, said before the run's next event.
   let looked: { node: string; text: string } | undefined;
+  const decisionList = runsUntilTheTaskEnds(program.skill);
   const run = runSkill(program, args, {
     env: options.env,
     grounder: ctx.grounder,
@@ -56,8 +57,14 @@ export async function* execute(
     ...(ctx.lookahead ? { lookahead: ctx.lookahead } : {}),
     // An action the demonstrations never used may do what a rejected one was meant to.
     ...(ctx.standIns ? { standIns: ctx.standIns } : {}),
-    // A rejection in this same state is recalled, not asked again.
-    recall: (f, action) => ctx.memory.recall(ActionMemory.stateKey(f), action),
+    // A rejection in this same state is recalled, not asked again. In a
+    // decision list so is one for a reason the action breaks too (see
+    // `refusal_reasons.ts`): the next rule acts. Other skills' repairs
+    // learn from the world's own answer (a family of items is crafted,
+    // not fetched), so they ask it.
+    recall: (f, action) =>
+      ctx.memory.recall(ActionMemory.stateKey(f), action) ??
+        (decisionList ? ctx.refusals?.recall(f, action) : undefined),
     // A cycle: where the skill has another way (a failed edge), it takes it.
     refuse: (f, action) => ctx.memory.refusal(ActionMemory.stateKey(f), action),
     // A cycle foreseen: another way first, this one if there is none.
@@ -169,6 +176,10 @@ export async function* execute(
       if (e.rejected !== undefined) {
         tally.invalid++;
         ctx.unseen?.rejected(ctx.facts, e.action);
+        ctx.refusals?.record(ctx.facts, e.action, {
+          observation: e.observation,
+          rejected: e.rejected,
+        });
       }
       if (stateBefore !== undefined) {
         ctx.memory.record(

@@ -19,6 +19,7 @@ import type { RouteStep } from "../plan/router.ts";
 import { initialState, resume, step } from "../exec/step.ts";
 import { withValueDomains } from "../exec/value_domains.ts";
 import { achieve } from "./achieve.ts";
+import { runsUntilTheTaskEnds } from "./_agent_util.ts";
 import { actionsSpent, type AgentContext, send, spent } from "./context.ts";
 import { renderAction } from "../../dsl/action.ts";
 import { own } from "../../dsl/vocabulary.ts";
@@ -190,8 +191,7 @@ export function runsToTheEnd(ctx: AgentContext, plan: Plan): boolean {
   const calls = plan.program?.skill.nodes.filter((n) => n.kind === "primitive") ?? [];
   return calls.length > 0 && calls.every((n) => {
     const skill = n.kind === "primitive" ? ctx.options.library.get(n.action)?.skill : undefined;
-    return skill !== undefined &&
-      !skill.nodes.some((x) => x.kind === "terminal" && x.outcome === "success");
+    return skill !== undefined && runsUntilTheTaskEnds(skill);
   });
 }
 

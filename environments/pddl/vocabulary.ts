@@ -82,7 +82,7 @@ export const GOAL_FALSE_PREFIX = "goal_false_";
 /**
  * The vocabulary names of each PDDL predicate's goal twins: `goal`, which
  * holds of what the goal asks for, and `forbid` (for a predicate some
- * action adds), which holds of what it asks to be false. A twin's name
+ * action adds or removes), which holds of what it asks to be false. A twin's name
  * another predicate or twin already has (a domain's `goal-cell` beside
  * `cell`, or `goal-false-visited` beside `visited`) gets `_` appended until
  * it is free.
@@ -96,9 +96,15 @@ export function goalTwins(domain: PddlDomain): Map<string, { goal: string; forbi
     taken.add(goal);
     out.set(p, { goal });
   }
-  const added = new Set(domain.actions.flatMap((a) => effectAtoms(a).add.map((x) => x.pred)));
+  // A goal may ask any atom an action changes to be false: one some action
+  // adds must stay or become false (a place not visited), one some action
+  // only removes must be made false (a key no longer lying there).
+  const changed = new Set(domain.actions.flatMap((a) => {
+    const { add, del } = effectAtoms(a);
+    return [...add, ...del].map((x) => x.pred);
+  }));
   for (const p of Object.keys(domain.predicates)) {
-    if (!added.has(p)) continue;
+    if (!changed.has(p)) continue;
     let forbid = `${GOAL_FALSE_PREFIX}${identifier(p)}`;
     while (taken.has(forbid)) forbid = `${forbid}_`;
     taken.add(forbid);

@@ -58,14 +58,16 @@ export class ActionMemory {
 
   /**
    * Why `action` must not be sent in the state `key`, or `undefined` when
-   * it may be.
+   * it may be. With `cycles: false`, only a rejection in this same state
+   * refuses it: the first action of a plan searched from here is a new
+   * course, though the skills went round through it.
    */
-  refusal(key: string, action: string): string | undefined {
+  refusal(key: string, action: string, { cycles = true } = {}): string | undefined {
     const k = `${key}\u0000${action}`;
     if (this.#rejected.has(k)) {
       return `"${action}" was rejected in this same state before; not sent again`;
     }
-    if ((this.#sent.get(k) ?? 0) >= CYCLE_AFTER) {
+    if (cycles && (this.#sent.get(k) ?? 0) >= CYCLE_AFTER) {
       return `"${action}" was already sent ${CYCLE_AFTER} times from this same state (a cycle); not sent again`;
     }
     return undefined;

@@ -188,7 +188,8 @@ export async function send(
   const key = ActionMemory.stateKey(ctx.facts);
   const recalled = ctx.memory.recall(key, action);
   if (recalled) return recalled;
-  const refused = ctx.memory.refusal(key, action);
+  // A planned action is a course searched from here, not the skills going round.
+  const refused = ctx.memory.refusal(key, action, { cycles: !planned });
   if (refused !== undefined) return { observation: "", rejected: refused };
   const name = ctx.unseen && matchAction(ctx.options.kit.vocabulary, action)?.action;
   const before = name && ctx.unseen!.unseen.has(name) ? ctx.facts.clone() : undefined;

@@ -259,9 +259,12 @@ export async function* lookaheadToGoal(
           : []),
       ];
     const unmet = goalAtoms(vocab, facts).filter((a) => !facts.has(a));
-    if (unmet.length === 0) break;
     const forbidden = forbiddenAtoms(vocab, facts);
     const clear = (f: FactView) => !forbidden.some((a) => f.has(a));
+    // Only what the goal forbids is left (a key still lying where the
+    // goal wants it gone): a search for a state without it.
+    const onlyForbidden = unmet.length === 0;
+    if (onlyForbidden && clear(facts)) break;
     let found: string[] | undefined;
     let by: (typeof planners)[number] | undefined;
     for (const planner of planners) {
@@ -289,7 +292,7 @@ export async function* lookaheadToGoal(
       // The relations view plans a goal atom at a time: its searches run
       // on states the skills could not finish, where a plan for the whole
       // goal is long and each failed try costs seconds.
-      if (planner.kind !== "relations") found = search(unmet);
+      if (planner.kind !== "relations" || onlyForbidden) found = search(unmet);
       const alone = planner.kind === "relations" || unmet.length > 1;
       for (let k = 0; !found?.length && alone && k < unmet.length; k++) {
         found = search([unmet[k]]);

@@ -35,6 +35,11 @@ const PROBLEMS: Record<string, [Town[], [string, string][]]> = {
     [{ places: 2, van: 0 }, { places: 3, van: 2 }, { places: 1, van: 0 }],
     [["p0_1", "p2_0"], ["p2_0", "p1_2"], ["p1_1", "p0_1"]],
   ],
+  // Both parcels to places off the far hub: the list flies them to and fro.
+  t3: [
+    [{ places: 1, van: 0 }, { places: 3, van: 0 }],
+    [["p0_0", "p1_1"], ["p0_0", "p1_2"]],
+  ],
 };
 
 const kit = pddlKit(
@@ -86,6 +91,30 @@ Deno.test("an action no demonstration could show at work is tried when look-ahea
     assert.ok(tried && tried.type === "decide", id);
     assert.match(tried.text, /Tried "drive".*adds parked\(v, to\), removes parked\(v, from\)/);
   }
+});
+
+Deno.test("a plan's first action is sent though the skills went round through it", async () => {
+  const { compiled, learned, library } = await induce();
+  const { events, result } = await drainAgent(runAgent({
+    env: kit.create(LEARNED),
+    kit: learned,
+    library,
+    templates: compiled.templates,
+    actionModel: compiled.actionModel,
+    task: { id: "parcels/t3" },
+    maxActions: 200,
+  }));
+  // The list flew both parcels from hub to hub and back, twice from one state.
+  const sent = events.flatMap((e) =>
+    e.type === "run" && e.event.type === "act" && !e.event.recalled ? [e.event.action] : []
+  );
+  assert.ok(sent.filter((a) => a === "fly c0 p0_0 p1_0").length >= 2, sent.join("; "));
+  // A plan through the far hub's van starts with that flight.
+  const plan = events.find((e) =>
+    e.type === "decide" && e.node === "lookahead" && e.text.includes("fly c0 p0_0 p1_0, load c0 v1")
+  );
+  assert.ok(plan, "a plan through the van");
+  assert.ok(result.success, result.stop);
 });
 
 Deno.test("what an unseen action needs is what relates its arguments; a rejection no kept rule explains adds what it broke", () => {

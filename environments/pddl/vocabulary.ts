@@ -291,15 +291,17 @@ export function pddlVocabulary(
   }
   const landmarks: LandmarkDecl[] = [];
   const twins = goalTwins(domain);
+  // Only what some action adds can be achieved.
+  const added = new Set(domain.actions.flatMap((a) => effectAtoms(a).add.map((x) => x.pred)));
   const argsOf = (id: string) => predicates[id].params.map((_, i) => `a${i}`).join(", ");
   for (const p of Object.keys(domain.predicates)) {
     const id = identifier(p);
-    const { goal, forbid } = twins.get(p)!;
+    const { goal } = twins.get(p)!;
     predicates[goal] = {
       params: predicates[id].params,
       doc: `The goal asks for ${p}.`,
     };
-    if (forbid === undefined) continue;
+    if (!added.has(p)) continue;
     landmarks.push({
       pred: id,
       on: "add",

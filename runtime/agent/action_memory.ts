@@ -58,24 +58,24 @@ export class ActionMemory {
 
   /**
    * Why `action` must not be sent in the state `key`, or `undefined` when
-   * it may be. With `cycles: false`, only a rejection in this same state
-   * refuses it: the first action of a plan searched from here is a new
-   * course, though the skills went round through it.
+   * it may be. A `planned` action (the first of a plan searched from here)
+   * is a new course though the skills went round through it: only the
+   * planned sends of it from this state count toward a cycle.
    */
-  refusal(key: string, action: string, { cycles = true } = {}): string | undefined {
+  refusal(key: string, action: string, { planned = false } = {}): string | undefined {
     const k = `${key}\u0000${action}`;
     if (this.#rejected.has(k)) {
       return `"${action}" was rejected in this same state before; not sent again`;
     }
-    if (cycles && (this.#sent.get(k) ?? 0) >= CYCLE_AFTER) {
+    if ((this.#sent.get(planned ? `${k}\u0000planned` : k) ?? 0) >= CYCLE_AFTER) {
       return `"${action}" was already sent ${CYCLE_AFTER} times from this same state (a cycle); not sent again`;
     }
     return undefined;
   }
 
   /**
-   * Records that `action` was sent in state `key`, and the environment's
-   * answer when it rejected it.
+   * Records that `action` was sent in state `key` (by look-ahead when
+   * `planned`), and the environment's answer when it rejected it.
    */
   record(
     key: string,
@@ -83,10 +83,16 @@ export class ActionMemory {
     rejection?: { observation: string; rejected: string },
     delta?: FactDelta,
     objects: readonly string[] = [],
+    planned = false,
   ): void {
     const k = `${key}\u0000${action}`;
     if (rejection) this.#rejected.set(k, rejection);
-    else this.#sent.set(k, (this.#sent.get(k) ?? 0) + 1);
+    else {
+      this.#sent.set(k, (this.#sent.get(k) ?? 0) + 1);
+      if (planned) {
+        this.#sent.set(`${k}\u0000planned`, (this.#sent.get(`${k}\u0000planned`) ?? 0) + 1);
+      }
+    }
     this.#previous = key;
     if (rejection || !delta) return;
     // What this action used of earlier changes, they no longer undo for nothing.

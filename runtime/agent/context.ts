@@ -189,7 +189,7 @@ export async function send(
   const recalled = ctx.memory.recall(key, action);
   if (recalled) return recalled;
   // A planned action is a course searched from here, not the skills going round.
-  const refused = ctx.memory.refusal(key, action, { cycles: !planned });
+  const refused = ctx.memory.refusal(key, action, { planned });
   if (refused !== undefined) return { observation: "", rejected: refused };
   const name = ctx.unseen && matchAction(ctx.options.kit.vocabulary, action)?.action;
   const before = name && ctx.unseen!.unseen.has(name) ? ctx.facts.clone() : undefined;
@@ -222,6 +222,7 @@ export async function send(
     g.rejected !== undefined ? { observation: step.observation, rejected: g.rejected } : undefined,
     g.delta,
     objectArgs(action, ctx.options.kit.vocabulary),
+    planned,
   );
   return {
     observation: step.observation,

@@ -125,6 +125,23 @@ const LINE_PROBLEM = `(define (problem four) (:domain line)
   (:init (at r1) (east r1 r2) (west r2 r1) (east r2 r3) (west r3 r2) (east r3 r4) (west r4 r3))
   (:goal (at r4)))`;
 
+Deno.test("a planned action counts only its planned sends toward a cycle, and a rejection refuses it", () => {
+  const memory = new ActionMemory();
+  const here = ActionMemory.stateKey(new FactStore([{ pred: "at", args: ["r1"] }], { r1: "Room" }));
+  // The skills went round through it twice: a plan may still start with it.
+  memory.record(here, "go r2");
+  memory.record(here, "go r2");
+  assert.notEqual(memory.refusal(here, "go r2"), undefined);
+  assert.equal(memory.refusal(here, "go r2", { planned: true }), undefined);
+  // Planned twice from here itself: the look-ahead is going round.
+  memory.record(here, "go r2", undefined, undefined, [], true);
+  assert.equal(memory.refusal(here, "go r2", { planned: true }), undefined);
+  memory.record(here, "go r2", undefined, undefined, [], true);
+  assert.match(memory.refusal(here, "go r2", { planned: true })!, /already sent 2 times/);
+  memory.record(here, "go r3", { observation: "No way.", rejected: "No way." });
+  assert.match(memory.refusal(here, "go r3", { planned: true })!, /rejected in this same state/);
+});
+
 Deno.test("a skill with another way does not take an action its model says leads back to a state the episode was in", async () => {
   const line = pddlKit("pddl:line", LINE_DOMAIN, "line.pddl", [
     { id: "line/four", file: "four.pddl", text: LINE_PROBLEM },

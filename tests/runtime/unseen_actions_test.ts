@@ -70,6 +70,25 @@ async function induce() {
   return { traces, explored, learned, compiled, library };
 }
 
+/** The agent on one problem with the induced library, at most 200 actions. */
+function solve(
+  { compiled, learned, library }: Pick<
+    Awaited<ReturnType<typeof induce>>,
+    "compiled" | "learned" | "library"
+  >,
+  id: string,
+) {
+  return drainAgent(runAgent({
+    env: kit.create(LEARNED),
+    kit: learned,
+    library,
+    templates: compiled.templates,
+    actionModel: compiled.actionModel,
+    task: { id: `parcels/${id}` },
+    maxActions: 200,
+  }));
+}
+
 Deno.test("an action no demonstration could show at work is tried when look-ahead finds no plan, and the episode plans with what it did", async () => {
   const { traces, explored, learned, compiled, library } = await induce();
   assert.ok(traces.every((t) => t.steps.every((s) => s.action.startsWith("fly "))));
@@ -77,15 +96,7 @@ Deno.test("an action no demonstration could show at work is tried when look-ahea
   assert.equal(explored.actions.find((a) => a.action === "drive")?.uses, 0);
   assert.ok(!compiled.actionModel.actions().includes("drive"));
   for (const id of ["t1", "t2"]) {
-    const { events, result } = await drainAgent(runAgent({
-      env: kit.create(LEARNED),
-      kit: learned,
-      library,
-      templates: compiled.templates,
-      actionModel: compiled.actionModel,
-      task: { id: `parcels/${id}` },
-      maxActions: 200,
-    }));
+    const { events, result } = await solve({ compiled, learned, library }, id);
     assert.ok(result.success, `${id}: ${result.stop}`);
     const tried = events.find((e) => e.type === "decide" && e.node === "explore");
     assert.ok(tried && tried.type === "decide", id);
@@ -94,16 +105,7 @@ Deno.test("an action no demonstration could show at work is tried when look-ahea
 });
 
 Deno.test("a plan's first action is sent though the skills went round through it", async () => {
-  const { compiled, learned, library } = await induce();
-  const { events, result } = await drainAgent(runAgent({
-    env: kit.create(LEARNED),
-    kit: learned,
-    library,
-    templates: compiled.templates,
-    actionModel: compiled.actionModel,
-    task: { id: "parcels/t3" },
-    maxActions: 200,
-  }));
+  const { events, result } = await solve(await induce(), "t3");
   // The list flew both parcels from hub to hub and back, twice from one state.
   const sent = events.flatMap((e) =>
     e.type === "run" && e.event.type === "act" && !e.event.recalled ? [e.event.action] : []

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { Expr } from "../../dsl/expr/ast.ts";
+import { callNames, type Expr } from "../../dsl/expr/ast.ts";
 import { evalExpr } from "../../dsl/expr/eval.ts";
 import { matchAction } from "../../dsl/action.ts";
 import type { Atom, AtomArg, FactDelta, FactView, Value } from "../../dsl/facts.ts";
@@ -170,8 +170,12 @@ function learnRules(
   if (failures.length === 0) {
     // Without failures to rank them, show first what is about the arguments
     // or the whole state (`handempty()`: an atom of no arguments is as much
-    // a precondition as one about them), positively.
+    // a precondition as one about them), positively; last what no state
+    // seen could tell (the negation of a predicate that held nowhere, such
+    // as what a goal forbids where no goal forbade anything).
+    const vacuous = vacuity(samples(successes, failures));
     const ranked = [...kept].sort((a, b) =>
+      Number(vacuous(a.cand)) - Number(vacuous(b.cand)) ||
       Number(direct(b.cand)) - Number(direct(a.cand)) ||
       Number(negated(a.cand)) - Number(negated(b.cand)) || simpler(a.cand, b.cand)
     );
@@ -217,6 +221,23 @@ function greedyCover(
     for (const f of kept[best].rejects) unexplained[f] = 0;
   }
   return chosen;
+}
+
+function samples(...groups: (readonly Sample[])[]): Sample[] {
+  return groups.flat();
+}
+
+/**
+ * Whether a candidate is a negation of predicates none of which holds in
+ * any of the samples' states: true in every state seen, it tells nothing.
+ */
+function vacuity(seen: readonly Sample[]): (c: Candidate) => boolean {
+  const held = new Map<string, boolean>();
+  const holdsSomewhere = (pred: string) => {
+    if (!held.has(pred)) held.set(pred, seen.some((s) => s.facts.query(pred, []).length > 0));
+    return held.get(pred)!;
+  };
+  return (c) => negated(c) && [...callNames(c.expr)].every((n) => !holdsSomewhere(n));
 }
 
 /** Order of preference: fewer constants, smaller, atoms before negations and quantifiers, text. */

@@ -107,17 +107,28 @@ export function learnEntries(
 ): Record<string, ActionEntryData> {
   const out: Record<string, ActionEntryData> = {};
   const groups = samplesByAction(vocab, transitions);
+  const held = heldSomewhere(vocab, transitions);
   for (const name of Object.keys(vocab.actions)) {
     const samples = groups.get(name);
-    if (samples) out[name] = learnEntry(vocab, own(vocab.actions, name)!, samples, options);
+    if (samples) out[name] = learnEntry(vocab, own(vocab.actions, name)!, samples, held, options);
   }
   return out;
+}
+
+/** The predicates that hold in the state before some transition. */
+function heldSomewhere(vocab: Vocabulary, transitions: readonly Transition[]): Set<string> {
+  return new Set(
+    Object.keys(vocab.predicates).filter((pred) =>
+      transitions.some((t) => t.facts.query(pred, []).length > 0)
+    ),
+  );
 }
 
 function learnEntry(
   vocab: Vocabulary,
   decl: ActionDecl,
   samples: readonly Sample[],
+  held: ReadonlySet<string>,
   options: Required<ActionLearnOptions>,
 ): ActionEntryData {
   const successes = samples.filter((s) => s.ok);
@@ -129,7 +140,7 @@ function learnEntry(
     observed: observed.length,
     rules: successes.length < options.minSuccesses
       ? []
-      : learnRules(vocab, decl.params, successes, failures, options),
+      : learnRules(vocab, decl.params, successes, failures, held, options),
     effects: learnEffects(vocab, decl.params, observed),
   };
 }
@@ -154,6 +165,7 @@ function learnRules(
   params: readonly ActionParam[],
   successes: readonly Sample[],
   failures: readonly Sample[],
+  held: ReadonlySet<string>,
   options: Required<ActionLearnOptions>,
 ): ActionRule[] {
   const kept: Kept[] = [];
@@ -171,9 +183,10 @@ function learnRules(
     // Without failures to rank them, show first what is about the arguments
     // or the whole state (`handempty()`: an atom of no arguments is as much
     // a precondition as one about them), positively; last what no state
-    // seen could tell (the negation of a predicate that held nowhere, such
+    // seen could tell (the negation of a predicate that held in none, such
     // as what a goal forbids where no goal forbade anything).
-    const vacuous = vacuity(samples(successes, failures));
+    const vacuous = (c: Candidate) =>
+      negated(c) && [...callNames(c.expr)].every((n) => !held.has(n));
     const ranked = [...kept].sort((a, b) =>
       Number(vacuous(a.cand)) - Number(vacuous(b.cand)) ||
       Number(direct(b.cand)) - Number(direct(a.cand)) ||
@@ -221,23 +234,6 @@ function greedyCover(
     for (const f of kept[best].rejects) unexplained[f] = 0;
   }
   return chosen;
-}
-
-function samples(...groups: (readonly Sample[])[]): Sample[] {
-  return groups.flat();
-}
-
-/**
- * Whether a candidate is a negation of predicates none of which holds in
- * any of the samples' states: true in every state seen, it tells nothing.
- */
-function vacuity(seen: readonly Sample[]): (c: Candidate) => boolean {
-  const held = new Map<string, boolean>();
-  const holdsSomewhere = (pred: string) => {
-    if (!held.has(pred)) held.set(pred, seen.some((s) => s.facts.query(pred, []).length > 0));
-    return held.get(pred)!;
-  };
-  return (c) => negated(c) && [...callNames(c.expr)].every((n) => !holdsSomewhere(n));
 }
 
 /** Order of preference: fewer constants, smaller, atoms before negations and quantifiers, text. */

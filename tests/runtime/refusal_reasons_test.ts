@@ -109,3 +109,24 @@ Deno.test("hypotheses that no state seen could tell come last: a negation of wha
   const first = rules.findIndex(heldNowhere);
   assert.ok(first < 0 || rules.slice(first).every(heldNowhere), rules.join("; "));
 });
+
+Deno.test("a negation of what held before another action's use is no vacuous hypothesis", () => {
+  // No van was parked anywhere before a flight, but before an unload one was.
+  const inVan = { pred: "in", args: ["c1", "v0"] };
+  const m = learnActionModel(kit.vocabulary, [
+    {
+      facts: state(at("c0", "p0_0"), { pred: "goal_at", args: ["c0", "p1_0"] }),
+      action: "fly c0 p0_0 p1_0",
+      ok: true,
+      delta: { add: [at("c0", "p1_0")], remove: [at("c0", "p0_0")] },
+    },
+    {
+      facts: state(inVan, { pred: "parked", args: ["v0", "p0_1"] }),
+      action: "unload c1 v0 p0_1",
+      ok: true,
+      delta: { add: [at("c1", "p0_1")], remove: [inVan] },
+    },
+  ]);
+  const rules = m.rules("fly").map((r) => r.text);
+  assert.ok(rules.includes("not exists(x: van, parked(x, from))"), rules.join("; "));
+});

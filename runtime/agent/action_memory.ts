@@ -39,6 +39,8 @@ export class ActionMemory {
   /** The rejections seen, by state and action: the observation and the reason. */
   readonly #rejected = new Map<string, { observation: string; rejected: string }>();
   readonly #sent = new Map<string, number>();
+  /** The sends by look-ahead among them. */
+  readonly #planned = new Map<string, number>();
   #previous: string | undefined;
   /** The changes of the accepted actions, in the order they were sent. */
   readonly #changes: Change[] = [];
@@ -67,7 +69,7 @@ export class ActionMemory {
     if (this.#rejected.has(k)) {
       return `"${action}" was rejected in this same state before; not sent again`;
     }
-    if ((this.#sent.get(planned ? `${k}\u0000planned` : k) ?? 0) >= CYCLE_AFTER) {
+    if (((planned ? this.#planned : this.#sent).get(k) ?? 0) >= CYCLE_AFTER) {
       return `"${action}" was already sent ${CYCLE_AFTER} times from this same state (a cycle); not sent again`;
     }
     return undefined;
@@ -89,9 +91,7 @@ export class ActionMemory {
     if (rejection) this.#rejected.set(k, rejection);
     else {
       this.#sent.set(k, (this.#sent.get(k) ?? 0) + 1);
-      if (planned) {
-        this.#sent.set(`${k}\u0000planned`, (this.#sent.get(`${k}\u0000planned`) ?? 0) + 1);
-      }
+      if (planned) this.#planned.set(k, (this.#planned.get(k) ?? 0) + 1);
     }
     this.#previous = key;
     if (rejection || !delta) return;

@@ -20,10 +20,7 @@
  * @module
  */
 import { matchAction } from "../../dsl/action.ts";
-import { callNames, type Expr } from "../../dsl/expr/ast.ts";
-import { evalExpr } from "../../dsl/expr/eval.ts";
-import { parseExpr } from "../../dsl/expr/parse.ts";
-import type { FactView, Value } from "../../dsl/facts.ts";
+import type { FactView } from "../../dsl/facts.ts";
 import type { ActionModel } from "../learn/action_model.ts";
 import { goalPredicates } from "../plan/landmark_agenda.ts";
 
@@ -47,7 +44,6 @@ export interface Answer {
 export class RefusalReasons {
   readonly #model: ActionModel;
   readonly #goals: ReadonlySet<string>;
-  readonly #parsed = new Map<string, Expr | undefined>();
   readonly #reasons = new Map<string, Reason[]>();
 
   /** @param model The action model whose rules (hypotheses included) name the reasons. */
@@ -65,11 +61,7 @@ export class RefusalReasons {
   record(facts: FactView, action: string, answer: Answer): boolean {
     const m = matchAction(this.#model.vocab, action);
     if (!m) return false;
-    const broken = new Set(
-      this.#model.rules(m.action).map((r) => r.text).filter((t) =>
-        this.#truth(t, facts, m.args) === false
-      ),
-    );
+    const broken = this.#broken(facts, action);
     if (broken.size === 0) return false;
     const reasons = this.#reasons.get(m.action) ?? [];
     // A reason that asks less of the action than one kept says more.
@@ -89,12 +81,8 @@ export class RefusalReasons {
     const m = matchAction(this.#model.vocab, action);
     const reasons = m && this.#reasons.get(m.action);
     if (!m || !reasons) return undefined;
-    const known = new Map<string, boolean | undefined>();
-    const falseHere = (t: string) => {
-      if (!known.has(t)) known.set(t, this.#truth(t, facts, m.args));
-      return known.get(t) === false;
-    };
-    const same = reasons.find((r) => [...r.broken].every(falseHere));
+    const broken = this.#broken(facts, action);
+    const same = reasons.find((r) => isSubset(r.broken, broken));
     return same && {
       observation: same.answer.observation,
       rejected:
@@ -104,21 +92,9 @@ export class RefusalReasons {
     };
   }
 
-  /**
-   * A hypothesis's truth under the action's arguments; `undefined` for one
-   * that reads a goal predicate (what the goal asks is no reason the world
-   * refuses an action) or cannot be evaluated.
-   */
-  #truth(text: string, facts: FactView, scope: Record<string, Value>): boolean | undefined {
-    if (!this.#parsed.has(text)) {
-      const parsed = parseExpr(text);
-      const about = parsed.ok && ![...callNames(parsed.value)].some((n) => this.#goals.has(n));
-      this.#parsed.set(text, about && parsed.ok ? parsed.value : undefined);
-    }
-    const expr = this.#parsed.get(text);
-    if (expr === undefined) return undefined;
-    const r = evalExpr(expr, { vocab: this.#model.vocab, facts, scope });
-    return r.ok && typeof r.value === "boolean" ? r.value : undefined;
+  /** The hypotheses of `action` false in `facts`, none about what the goal asks. */
+  #broken(facts: FactView, action: string): Set<string> {
+    return new Set(this.#model.falseRules(facts, action, this.#goals));
   }
 }
 

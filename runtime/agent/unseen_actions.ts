@@ -19,9 +19,7 @@
  * @module
  */
 import { matchAction } from "../../dsl/action.ts";
-import { evalExpr } from "../../dsl/expr/eval.ts";
 import { parseExpr } from "../../dsl/expr/parse.ts";
-import { callNames } from "../../dsl/expr/ast.ts";
 import type { ActionModelData } from "../action_model_data.ts";
 import { ActionModel, type Transition } from "../learn/action_model.ts";
 import type { FactView } from "../../dsl/facts.ts";
@@ -46,7 +44,8 @@ export class UnseenActions {
   /** Per action, hypotheses a rejection of it broke (lifted texts). */
   readonly #needed = new Map<string, Set<string>>();
   readonly #goals: ReadonlySet<string>;
-  #updated: ActionModelData | undefined;
+  /** The starting model updated with the unseen actions' accepted uses. */
+  #updated: ActionModel | undefined;
   #model: ActionModel;
   #relations: ActionModel | undefined;
 
@@ -75,8 +74,8 @@ export class UnseenActions {
    */
   get model(): ActionModel {
     if (this.#updated === undefined && this.#transitions.length > 0) {
-      this.#updated = this.#base.update(this.#transitions).toJSON();
-      this.#model = this.#view(this.#updated, this.unseen, false);
+      this.#updated = this.#base.update(this.#transitions);
+      this.#model = this.#view(this.#updated.toJSON(), this.unseen, false);
     }
     return this.#model;
   }
@@ -89,7 +88,7 @@ export class UnseenActions {
   get relations(): ActionModel {
     const model = this.model;
     this.#relations ??= this.#view(
-      this.#updated ?? model.toJSON(),
+      (this.#updated ?? model).toJSON(),
       new Set(Object.keys(model.vocab.actions)),
       true,
     );
@@ -183,15 +182,8 @@ export class UnseenActions {
     if (this.relations.unmet(facts, action).length > 0) return false;
     // False here, and about the world: what the goal asks is no reason an
     // action is refused (see relatesArguments).
-    const brokenHere = (text: string) => {
-      const expr = parseExpr(text);
-      if (!expr.ok || [...callNames(expr.value)].some((n) => this.#goals.has(n))) return false;
-      const r = evalExpr(expr.value, { vocab: this.#base.vocab, facts, scope: m.args });
-      return r.ok && r.value === false;
-    };
-    const rules = this.#updated?.actions[m.action]?.rules ?? this.#base.rules(m.action);
+    const broken = (this.#updated ?? this.#base).falseRules(facts, action, this.#goals);
     const params = new Set(Object.keys(m.args));
-    const broken = rules.map((r) => r.text).filter(brokenHere);
     // What a rejection cannot tell apart, the simplest first: a property
     // of an argument (the place is an airport) before a statement about
     // the rest of the state (something stands there).

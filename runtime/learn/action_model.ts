@@ -14,7 +14,7 @@
  * @module
  */
 import { matchAction } from "../../dsl/action.ts";
-import type { Expr } from "../../dsl/expr/ast.ts";
+import { callNames, type Expr } from "../../dsl/expr/ast.ts";
 import { checkExpr } from "../../dsl/expr/check.ts";
 import { formatExprError } from "../../dsl/expr/errors.ts";
 import { evalExpr } from "../../dsl/expr/eval.ts";
@@ -67,7 +67,7 @@ type EffectAtom = LiftedAtom;
 
 /** The parsed form of one entry. */
 interface Compiled {
-  rules: { expr: Expr; confirmed: boolean }[];
+  rules: { text: string; expr: Expr; confirmed: boolean }[];
   add: EffectAtom[];
   remove: EffectAtom[];
 }
@@ -226,6 +226,32 @@ export class ActionModel {
       if (r.ok && r.value === false) unmet.push(printExpr(substitute(rule.expr, m.args)));
     }
     return unmet.length === 0 ? { ok: true } : { ok: false, unmet };
+  }
+
+  /**
+   * The rules of an action, hypotheses included, that are false in `facts`
+   * under its arguments, as their lifted texts (`airport(loc_to)`), in the
+   * model's order; those that read a predicate of `ignore` are left out
+   * (what the goal asks is no reason the world refuses an action).
+   *
+   * @example Usage
+   * ```ts ignore
+   * model.falseRules(facts, "fly-airplane a1 l00 p0", goalPredicates(vocab)); // ["airport(loc_to)"]
+   * ```
+   */
+  falseRules(
+    facts: FactView,
+    actionText: string,
+    ignore: ReadonlySet<string> = new Set(),
+  ): string[] {
+    const m = matchAction(this.vocab, actionText);
+    const compiled = m && this.#compiled.get(m.action);
+    if (!m || !compiled) return [];
+    return compiled.rules.filter((rule) => {
+      if ([...callNames(rule.expr)].some((n) => ignore.has(n))) return false;
+      const r = evalExpr(rule.expr, { vocab: this.vocab, facts, scope: m.args });
+      return r.ok && r.value === false;
+    }).map((rule) => rule.text);
   }
 
   /**
@@ -438,7 +464,11 @@ export class ActionModel {
 
   #compile(action: string, entry: ActionEntryData): Compiled {
     return {
-      rules: entry.rules.map((r) => ({ expr: this.#rule(action, r.text), confirmed: r.confirmed })),
+      rules: entry.rules.map((r) => ({
+        text: r.text,
+        expr: this.#rule(action, r.text),
+        confirmed: r.confirmed,
+      })),
       add: entry.effects.add.map((t) => this.#effect(action, t)),
       remove: entry.effects.remove.map((t) => this.#effect(action, t)),
     };

@@ -130,3 +130,16 @@ Deno.test("a negation of what held before another action's use is no vacuous hyp
   const rules = m.rules("fly").map((r) => r.text);
   assert.ok(rules.includes("not exists(x: van, parked(x, from))"), rules.join("; "));
 });
+
+Deno.test("the model names the rules of an action false in a state, leaving out those read off the goal", () => {
+  const m = model();
+  const here = state(at("c0", "p0_0"));
+  const off = m.falseRules(here, "fly c0 p0_0 p0_1");
+  assert.ok(off.includes("hub(to)") && !off.includes("hub(from)"), off.join("; "));
+  // The goal asks nothing of c0 here: that hypothesis is false, and left out on request.
+  assert.ok(m.falseRules(here, "fly c0 p0_0 p1_0").includes("goal_at(p, to)"));
+  assert.ok(
+    !m.falseRules(here, "fly c0 p0_0 p1_0", new Set(["goal_at"])).includes("goal_at(p, to)"),
+  );
+  assert.deepEqual(m.falseRules(here, "no such action"), []);
+});
